@@ -1,0 +1,50 @@
+"""The ``rulebook2game`` command line.
+
+One module per command; each exposes ``register(app)``. Commands only parse
+options, call the library and render; errors become exit codes here and
+nowhere else (see :func:`rulebook2game.cli._common.fail_cleanly`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+from rulebook2game._version import __version__
+
+app = typer.Typer(
+    name="rulebook2game",
+    help="Turn a board-game rulebook into a rules-enforced, natively compiled game engine.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+_REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = ()
+for _register in _REGISTRATIONS:
+    _register(app)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"rulebook2game {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version_callback, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Turn a board-game rulebook into a rules-enforced, natively compiled game engine."""
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    app()

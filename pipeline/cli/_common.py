@@ -1,0 +1,34 @@
+"""Shared pieces of the command line: consoles and the error boundary."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+from rulebook2game.errors import Rulebook2GameError
+
+console = Console()
+"""Standard output: results and reports."""
+
+err_console = Console(stderr=True)
+"""Standard error: progress and failures."""
+
+
+@contextmanager
+def fail_cleanly() -> Iterator[None]:
+    """Turn a package error into one line on stderr and its exit code.
+
+    Anything that is not a :class:`Rulebook2GameError` is a bug of ours and keeps
+    its traceback.
+    """
+    try:
+        yield
+    except Rulebook2GameError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(code=exc.exit_code) from None
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted[/]")
+        sys.exit(130)

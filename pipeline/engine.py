@@ -1,0 +1,86 @@
+"""The engine contract every target and every reference engine satisfies.
+
+Checks, oracles, bots and benchmarks are written once against :class:`Engine`.
+States are opaque values owned by the engine: ``apply`` returns a new state and
+never changes the one it was given, so a caller may keep any earlier state
+(lockstep comparison and counterexample shrinking rely on this).
+
+Actions are canonical action texts (see :mod:`rulebook2game.actions`).
+The chance player is ``CHANCE`` (-1); a terminal state's current player is
+``TERMINAL`` (-4, as in OpenSpiel) or whatever the engine reports, callers must
+ask ``is_terminal`` first.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar, runtime_checkable
+
+CHANCE = -1
+TERMINAL = -4
+
+S = TypeVar("S")
+
+
+@runtime_checkable
+class Engine(Protocol[S]):
+    """A game engine seen through canonical action texts."""
+
+    @property
+    def name(self) -> str:
+        """A short identifier of the engine (``rl:connect_four``, ``openspiel:pig``)."""
+        ...
+
+    @property
+    def players(self) -> int:
+        """Number of players (not counting chance)."""
+        ...
+
+    def initial(self) -> S:
+        """The state before the first action (possibly a chance node)."""
+        ...
+
+    def current_player(self, state: S) -> int:
+        """Player to move, ``CHANCE`` (-1) at a chance node."""
+        ...
+
+    def legal_actions(self, state: S) -> list[str]:
+        """Sorted canonical texts of the legal actions (empty when terminal)."""
+        ...
+
+    def chance_outcomes(self, state: S) -> list[tuple[str, float]]:
+        """At a chance node: (action text, probability) sorted by text; else empty."""
+        ...
+
+    def apply(self, state: S, action: str) -> S:
+        """The state after ``action``; raise ``IllegalActionError`` if it is not legal."""
+        ...
+
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def returns(self, state: S) -> list[float]:
+        """Per-player returns (meaningful at terminal states)."""
+        ...
+
+    def serialize(self, state: S) -> str:
+        """A text that ``deserialize`` turns back into an equal state."""
+        ...
+
+    def deserialize(self, text: str) -> S:
+        """Inverse of ``serialize``."""
+        ...
+
+    def render(self, state: S) -> str:
+        """A human-readable picture of the state."""
+        ...
+
+
+class IllegalActionError(ValueError):
+    """``apply`` was given an action that is not legal in the state."""
+
+    def __init__(self, action: str, legal: list[str]) -> None:
+        self.action = action
+        self.legal = legal
+        shown = ", ".join(legal[:8]) + (" ..." if len(legal) > 8 else "")
+        super().__init__(f"illegal action {action!r}; legal: [{shown}]")

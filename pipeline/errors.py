@@ -1,0 +1,57 @@
+"""The one exception hierarchy of rulebook2game.
+
+Library code raises these; only the command line maps them to exit codes
+(``BadInputError`` -> 2, everything else -> 1) and prints them as one line.
+
+    Rulebook2GameError            anything the package reports on purpose
+    ├── BadInputError             the user's input cannot be used (exit 2)
+    │   ├── PdfError              missing, encrypted, corrupt, image-only PDF
+    │   ├── ModuleError           a Vassal module or log that cannot be read
+    │   └── TraceFormatError      a malformed trace file
+    ├── WorkspaceError            a game directory is missing files or inconsistent
+    ├── CompileError              a target compiler failed (carries diagnostics)
+    ├── WorkerError               the sandboxed engine worker failed to start or answer
+    └── ModelError                the model endpoint failed after retries / budget
+"""
+
+from __future__ import annotations
+
+
+class Rulebook2GameError(Exception):
+    """Base class of every error rulebook2game raises on purpose."""
+
+    exit_code: int = 1
+
+
+class BadInputError(Rulebook2GameError):
+    """The input given by the user cannot be used; the command exits with 2."""
+
+    exit_code = 2
+
+
+class PdfError(BadInputError):
+    """A rulebook PDF that cannot be read (missing, encrypted, corrupt, image-only)."""
+
+
+class ModuleError(BadInputError):
+    """A Vassal module, saved game or log that cannot be read."""
+
+
+class TraceFormatError(BadInputError):
+    """A trace file that does not follow ``rulebook2game-trace/1``."""
+
+
+class WorkspaceError(Rulebook2GameError):
+    """A game directory that is missing files or whose files disagree."""
+
+
+class CompileError(Rulebook2GameError):
+    """A target compiler rejected the rule pages."""
+
+
+class WorkerError(Rulebook2GameError):
+    """The sandboxed engine worker could not be started or stopped answering."""
+
+
+class ModelError(Rulebook2GameError):
+    """The model endpoint failed after retries, or a budget was exhausted."""
