@@ -10,7 +10,8 @@ Library code raises these; only the command line maps them to exit codes
     │   └── TraceFormatError      a malformed trace file
     ├── WorkspaceError            a game directory is missing files or inconsistent
     ├── CompileError              a target compiler failed (carries diagnostics)
-    ├── WorkerError               the sandboxed engine worker failed to start or answer
+    ├── WorkerError               the sandboxed engine worker could not be started
+    ├── EngineFault               generated code misbehaved: crash, abort, hang, out of memory
     └── ModelError                the model endpoint failed after retries / budget
 """
 
@@ -51,6 +52,18 @@ class CompileError(Rulebook2GameError):
 
 class WorkerError(Rulebook2GameError):
     """The sandboxed engine worker could not be started or stopped answering."""
+
+
+class EngineFault(Rulebook2GameError):
+    """The engine under test misbehaved (a finding about the rules, not a bug of ours).
+
+    ``kind`` is one of ``crash``, ``abort``, ``hang``, ``oom``, ``error``.
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(f"engine {kind}: {message}")
 
 
 class ModelError(Rulebook2GameError):

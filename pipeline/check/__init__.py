@@ -1,0 +1,1 @@
+"""The checks that tell a correct translation from a plausible-looking wrong one."""
