@@ -12,6 +12,7 @@ Library code raises these; only the command line maps them to exit codes
     ├── CompileError              a target compiler failed (carries diagnostics)
     ├── WorkerError               the sandboxed engine worker could not be started
     ├── EngineFault               generated code misbehaved: crash, abort, hang, out of memory
+    ├── OracleError               a reference engine cannot be loaded or refused a request
     └── ModelError                the model endpoint failed after retries / budget
 """
 
@@ -64,6 +65,10 @@ class EngineFault(Rulebook2GameError):
         self.kind = kind
         self.message = message
         super().__init__(f"engine {kind}: {message}")
+
+
+class OracleError(Rulebook2GameError):
+    """A reference engine (OpenSpiel) cannot be loaded, or refused a request."""
 
 
 class ModelError(Rulebook2GameError):

@@ -1,0 +1,49 @@
+# page: board
+# implements: 2, 3
+# The grid of nine squares; a square holds EMPTY, CROSS (player 0) or NOUGHT (player 1).
+import serialization.print
+import turn
+
+const EMPTY = 0
+const CROSS = 1
+const NOUGHT = 2
+
+cls Board:
+    Int[9] cells
+
+    fun get(Int row, Int col) -> Int:
+        return self.cells[row * 3 + col]
+
+    fun set(Int row, Int col, Int mark):
+        self.cells[row * 3 + col] = mark
+
+    fun full() -> Bool:
+        let i = 0
+        while i < 9:
+            if self.cells[i] == EMPTY:
+                return false
+            i = i + 1
+        return true
+
+fun mark_of(Int player) -> Int:
+    if player == 0:
+        return CROSS
+    return NOUGHT
+
+fun pretty_print(Game g):
+    let text = ""s
+    let row = 0
+    while row < 3:
+        let col = 0
+        while col < 3:
+            let cell = g.board.get(row, col)
+            if cell == CROSS:
+                text = text + "x"s
+            else if cell == NOUGHT:
+                text = text + "o"s
+            else:
+                text = text + "."s
+            col = col + 1
+        text = text + "\n"s
+        row = row + 1
+    print(text)
