@@ -103,6 +103,10 @@ class InvariantSpec(_Model):
     doc: str = ""
     value: float | None = None
     fun: str | None = None
+    min: float | None = None
+    """Lower bound (``returns_range``)."""
+    max: float | None = None
+    """Upper bound (``returns_range``)."""
 
 
 class Interface(_Model):

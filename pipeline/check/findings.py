@@ -1,0 +1,278 @@
+"""Findings: what a check found, with the evidence a reader (or the agent) needs.
+
+A :class:`Finding` names its kind, says what went wrong in one line, carries a
+minimal counterexample trace, and points at the rule pages involved (the page that
+declares the action in question, the page at the failing source line) and the
+rulebook sections those pages cite.
+
+Pages declare what they implement in a header comment at the top of the file::
+
+    # page: scoring
+    # implements: 4.1, 4.2#3
+
+(section ids, optionally ``#n`` for sentence ``n`` of the section). The
+:class:`PageIndex` reads those headers and every ``act NAME(`` declaration, so an
+action name or an ``file.rl:LINE`` location maps back to a page and its sections.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.actions import parse_action
+from rulebook2game.trace import Trace
+
+# Kinds of findings, by stage.
+COMPILE_ERROR = "compile_error"
+CRASH = "crash"
+"""Generated code crashed, aborted, hung or ran out of memory (detail in the message)."""
+NO_LEGAL_ACTION = "no_legal_action"
+NO_TERMINATION = "no_termination"
+SERIALIZATION = "serialization"
+NONDETERMINISM = "nondeterminism"
+DEAD_ACTION = "dead_action"
+INVARIANT = "invariant"
+REPLAY = "replay"
+ORACLE_PLAYER = "oracle_player"
+ORACLE_LEGAL = "oracle_legal"
+ORACLE_CHANCE = "oracle_chance"
+ORACLE_TERMINAL = "oracle_terminal"
+ORACLE_RETURNS = "oracle_returns"
+
+KINDS = (
+    COMPILE_ERROR,
+    CRASH,
+    NO_LEGAL_ACTION,
+    NO_TERMINATION,
+    SERIALIZATION,
+    NONDETERMINISM,
+    DEAD_ACTION,
+    INVARIANT,
+    REPLAY,
+    ORACLE_PLAYER,
+    ORACLE_LEGAL,
+    ORACLE_CHANCE,
+    ORACLE_TERMINAL,
+    ORACLE_RETURNS,
+)
+
+_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+_ACT_DECL = re.compile(r"^\s*act\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")
+_SECTION_SPLIT = re.compile(r"[,\s;]+")
+
+
+@dataclass(frozen=True)
+class PageRef:
+    """A rule page involved in a finding, and why."""
+
+    page: str
+    """The page name (file stem: ``scoring`` is ``pages/scoring.rl``)."""
+    role: str
+    """``declares <action>`` or ``failing line``."""
+    line: int | None = None
+    sections: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        where = f"pages/{self.page}.rl" + (f":{self.line}" if self.line else "")
+        cites = f" (cites {', '.join(self.sections)})" if self.sections else ""
+        return f"{where} — {self.role}{cites}"
+
+
+@dataclass(frozen=True)
+class SectionRef:
+    """A rulebook section cited by a page involved in a finding."""
+
+    id: str
+    title: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a check found wrong with the rule pages."""
+
+    kind: str
+    stage: str
+    """compile | fuzz | replay | oracle"""
+    message: str
+    """One line: what went wrong."""
+    trace: Trace | None = None
+    """Minimal counterexample: the shortest action sequence that shows the finding."""
+    step: int | None = None
+    """Index of the step at which it shows (``len(trace.steps)`` = after the last one)."""
+    expected: str = ""
+    actual: str = ""
+    actions: tuple[str, ...] = ()
+    """Action texts in question (the one taken, the missing or extra ones)."""
+    location: str | None = None
+    """``file.rl:LINE`` of the failing source line, when the engine reported one."""
+    pages: tuple[PageRef, ...] = ()
+    sections: tuple[SectionRef, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def headline(self) -> str:
+        """``kind: message`` on one line."""
+        return f"{self.kind}: {self.message}"
+
+    @property
+    def page_names(self) -> list[str]:
+        """Names of the pages involved, without repetition."""
+        return list(dict.fromkeys(p.page for p in self.pages))
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """What the index knows about one page."""
+
+    name: str
+    path: Path
+    title: str
+    sections: tuple[str, ...]
+    actions: tuple[tuple[str, int], ...]
+    """(action name, line) of every ``act`` declaration in the page."""
+
+
+def parse_header(source: str) -> dict[str, str]:
+    """The ``# key: value`` lines of the leading comment block of a page."""
+    out: dict[str, str] = {}
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = _HEADER_KEY.match(stripped)
+        if match:
+            out.setdefault(match.group(1).lower(), match.group(2))
+    return out
+
+
+def parse_section_ids(text: str) -> tuple[str, ...]:
+    """``"4.1, 4.2#3"`` -> ``("4.1", "4.2#3")`` (section ids, in order, no repeats)."""
+    ids = [s for s in _SECTION_SPLIT.split(text.strip()) if s]
+    return tuple(dict.fromkeys(ids))
+
+
+def read_page_info(path: Path) -> PageInfo:
+    """Read one page's header and action declarations."""
+    source = path.read_text(encoding="utf-8", errors="replace")
+    header = parse_header(source)
+    cited = header.get("implements") or header.get("sections") or header.get("cites") or ""
+    actions = []
+    for lineno, line in enumerate(source.splitlines(), start=1):
+        match = _ACT_DECL.match(line)
+        # `act NAME(...) -> Type:` declares an action function, not an action.
+        if match and "->" not in line.split("#", 1)[0]:
+            actions.append((match.group(1), lineno))
+    return PageInfo(
+        name=path.stem,
+        path=path,
+        title=header.get("page", path.stem),
+        sections=parse_section_ids(cited),
+        actions=tuple(actions),
+    )
+
+
+def action_name(text: str) -> str:
+    """The name of an action text (``drop(col=3)`` -> ``drop``); the text itself if unparsable."""
+    try:
+        return parse_action(text).name
+    except ValueError:
+        return text
+
+
+class PageIndex:
+    """Maps action names and source locations back to pages and their sections."""
+
+    def __init__(self, pages: Iterable[PageInfo], rulebook: dict[str, SectionRef] | None = None):
+        self.pages = {p.name: p for p in pages}
+        self.rulebook = rulebook or {}
+
+    @classmethod
+    def load(cls, pages_dir: Path, rulebook_json: Path | None = None) -> PageIndex:
+        """Index every ``*.rl`` page of ``pages_dir`` (and the rulebook, when it exists)."""
+        infos = [read_page_info(p) for p in sorted(pages_dir.glob("*.rl"))]
+        rulebook = load_rulebook_sections(rulebook_json) if rulebook_json else {}
+        return cls(infos, rulebook)
+
+    def pages_declaring(self, action: str) -> list[PageRef]:
+        """The pages with an ``act NAME(`` for the action (text or bare name)."""
+        name = action_name(action)
+        refs = []
+        for info in self.pages.values():
+            for declared, line in info.actions:
+                if declared == name:
+                    refs.append(PageRef(info.name, f"declares {name}", line, info.sections))
+        return refs
+
+    def page_at(self, location: str) -> PageRef | None:
+        """The page of an ``file.rl:LINE`` location, or ``None`` if no page has that file."""
+        match = _LOCATION.search(location)
+        if match is None:
+            return None
+        stem = Path(match.group(1).replace("\\", "/")).stem
+        info = self.pages.get(stem)
+        if info is None:
+            return None
+        return PageRef(info.name, "failing line", int(match.group(2)), info.sections)
+
+    def sections_for(self, refs: Iterable[PageRef]) -> tuple[SectionRef, ...]:
+        """The sections the pages cite, with title and text when the rulebook has them."""
+        out: dict[str, SectionRef] = {}
+        for ref in refs:
+            for sid in ref.sections:
+                base = sid.split("#", 1)[0]
+                known = self.rulebook.get(sid) or self.rulebook.get(base)
+                out.setdefault(sid, replace(known, id=sid) if known else SectionRef(sid))
+        return tuple(out.values())
+
+    def locate(self, finding: Finding) -> Finding:
+        """The finding with its pages and sections filled in from actions and location."""
+        refs: list[PageRef] = list(finding.pages)
+        for text in finding.actions:
+            refs.extend(self.pages_declaring(text))
+        for where in [finding.location, finding.message, finding.actual]:
+            ref = self.page_at(where) if where else None
+            if ref is not None:
+                refs.append(ref)
+                break
+        unique = tuple(dict.fromkeys(refs))
+        return replace(finding, pages=unique, sections=self.sections_for(unique))
+
+
+def find_location(text: str) -> str | None:
+    """The first ``file.rl:LINE`` in ``text`` (e.g. an abort message), if any."""
+    match = _LOCATION.search(text)
+    return f"{Path(match.group(1)).name}:{match.group(2)}" if match else None
+
+
+def load_rulebook_sections(path: Path) -> dict[str, SectionRef]:
+    """Sections of a ``rulebook.json`` by id; empty when the file is missing or unreadable.
+
+    The rulebook is context for a reader, never a reason for a check to fail, so a
+    broken file gives no sections rather than an error.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    sections = data.get("sections", []) if isinstance(data, dict) else data
+    out: dict[str, SectionRef] = {}
+    if not isinstance(sections, list):
+        return out
+    for section in sections:
+        if not isinstance(section, dict) or "id" not in section:
+            continue
+        blocks = section.get("blocks") or []
+        text = " ".join(
+            str(b.get("text", "")).strip() for b in blocks if isinstance(b, dict)
+        ).strip() or str(section.get("text", ""))
+        sid = str(section["id"])
+        out[sid] = SectionRef(sid, str(section.get("title", "")), text)
+    return out

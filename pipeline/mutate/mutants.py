@@ -1,0 +1,144 @@
+"""Mutants of a game's rule pages: deterministic enumeration, sampling, application.
+
+A mutant is one small edit of one page (see :mod:`rulebook2game.mutate.operators`),
+recorded with its page, line, operator, a description and the unified diff, so a
+surviving mutant can be reviewed as equivalent or as a weakness of the checks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebook2game.mutate.operators import OPERATORS, Edit
+from rulebook2game.mutate.source import PageSource
+
+PRESENTATION_ONLY = frozenset({"pretty_print"})
+"""Definitions not mutated: rendering is not a rule, and no check compares it."""
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One edit of one page."""
+
+    id: str
+    """``page:line:operator:n`` — stable for a given set of pages."""
+    page: str
+    line: int
+    """1-based line of the first changed line."""
+    operator: str
+    description: str
+    source: str
+    """The whole mutated page."""
+    diff: str
+    """Unified diff against the original page."""
+
+
+def _apply(page: PageSource, edit: Edit) -> str:
+    lines = list(page.lines)
+    lines[edit.start : edit.end] = edit.new_lines
+    return "\n".join(lines)
+
+
+def page_mutants(
+    name: str,
+    text: str,
+    operators: Sequence[str] | None = None,
+    skip: frozenset[str] = PRESENTATION_ONLY,
+) -> list[Mutant]:
+    """Every mutant of one page, in a fixed order (operator, then position)."""
+    page = PageSource.parse(name, text)
+    out: list[Mutant] = []
+    seen: set[str] = {text}
+    for op_name in operators or list(OPERATORS):
+        for n, edit in enumerate(OPERATORS[op_name](page, skip)):
+            source = _apply(page, edit)
+            if source in seen:
+                continue
+            seen.add(source)
+            diff = "".join(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    source.splitlines(keepends=True),
+                    f"a/pages/{name}.rl",
+                    f"b/pages/{name}.rl",
+                    n=1,
+                )
+            )
+            out.append(
+                Mutant(
+                    id=f"{name}:{edit.start + 1}:{op_name}:{n}",
+                    page=name,
+                    line=edit.start + 1,
+                    operator=op_name,
+                    description=edit.description,
+                    source=source,
+                    diff=diff,
+                )
+            )
+    return out
+
+
+def enumerate_mutants(
+    pages: Mapping[str, str],
+    *,
+    operators: Sequence[str] | None = None,
+    cap: int | None = None,
+    seed: int = 0,
+    skip: frozenset[str] = PRESENTATION_ONLY,
+) -> list[Mutant]:
+    """Every mutant of every page (pages by name), optionally a seeded sample of ``cap``.
+
+    The sample keeps the enumeration order, so the same pages, cap and seed always
+    give the same mutants.
+    """
+    unknown = set(operators or ()) - set(OPERATORS)
+    if unknown:
+        raise ValueError(f"unknown mutation operators: {', '.join(sorted(unknown))}")
+    every = [m for name in sorted(pages) for m in page_mutants(name, pages[name], operators, skip)]
+    if cap is None or cap >= len(every):
+        return every
+    keep = sorted(random.Random(seed).sample(range(len(every)), cap))
+    return [every[i] for i in keep]
+
+
+def read_pages(pages_dir: Path) -> dict[str, str]:
+    """The pages of a game directory by name (file stem)."""
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob("*.rl"))}
+
+
+GAME_FILES = ("game.toml", "interface.toml", "rulebook.json")
+GAME_DIRS = ("traces",)
+
+
+def materialize(game_dir: Path, mutant: Mutant, dest: Path) -> Path:
+    """A copy of the game directory at ``dest`` with the mutant applied; returns ``dest``.
+
+    Copies what a check reads (game.toml, interface.toml, rulebook.json, pages,
+    traces) and nothing else (no build or reports).
+    """
+    if dest.exists():
+        shutil.rmtree(dest)
+    (dest / "pages").mkdir(parents=True)
+    for name in GAME_FILES:
+        if (game_dir / name).is_file():
+            shutil.copy2(game_dir / name, dest / name)
+    for name in GAME_DIRS:
+        if (game_dir / name).is_dir():
+            shutil.copytree(game_dir / name, dest / name)
+    for page in sorted((game_dir / "pages").glob("*.rl")):
+        shutil.copy2(page, dest / "pages" / page.name)
+    (dest / "pages" / f"{mutant.page}.rl").write_text(mutant.source, encoding="utf-8")
+    return dest
+
+
+def operator_counts(mutants: Iterable[Mutant]) -> dict[str, int]:
+    """How many mutants each operator produced."""
+    counts: dict[str, int] = {}
+    for m in mutants:
+        counts[m.operator] = counts.get(m.operator, 0) + 1
+    return counts

@@ -1,0 +1,95 @@
+"""Findings point at pages (by action and by source line) and at the sections they cite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulebook2game.check.findings import (
+    ORACLE_LEGAL,
+    Finding,
+    PageIndex,
+    find_location,
+    parse_header,
+    parse_section_ids,
+)
+
+MOVES = """# page: moves
+# implements: 4.1, 4.2#3
+# How a disc is dropped.
+import board
+
+@classes
+act play() -> Game:
+    frm b : Board
+    while true:
+        act drop(BInt<0, 7> col) {
+            col.value < 7
+        }
+        b.put(col.value)
+"""
+
+SCORE = """# page: scoring
+# implements: 6
+fun score(Game g, Int p) -> Float:
+    return 0.0
+"""
+
+
+def _workspace(tmp_path: Path) -> Path:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "moves.rl").write_text(MOVES)
+    (pages / "scoring.rl").write_text(SCORE)
+    rulebook = {
+        "sections": [
+            {"id": "4.2", "title": "Dropping", "blocks": [{"kind": "p", "text": "Drop a disc."}]},
+            {"id": "6", "title": "Scoring", "blocks": [{"kind": "p", "text": "Win: +1."}]},
+        ]
+    }
+    (tmp_path / "rulebook.json").write_text(json.dumps(rulebook))
+    return tmp_path
+
+
+def test_header_and_section_ids() -> None:
+    assert parse_header(MOVES) == {"page": "moves", "implements": "4.1, 4.2#3"}
+    assert parse_section_ids("4.1, 4.2#3 4.1") == ("4.1", "4.2#3")
+
+
+def test_action_maps_to_declaring_page(tmp_path: Path) -> None:
+    index = PageIndex.load(_workspace(tmp_path) / "pages", tmp_path / "rulebook.json")
+    (ref,) = index.pages_declaring("drop(col=7)")
+    assert (ref.page, ref.line, ref.sections) == ("moves", 10, ("4.1", "4.2#3"))
+    assert index.pages_declaring("play") == []  # the game itself is not an action
+
+
+def test_location_maps_to_page(tmp_path: Path) -> None:
+    index = PageIndex.load(_workspace(tmp_path) / "pages")
+    text = "/x/build/pages/scoring.rl:4:5 error: function apply called without precondition"
+    assert find_location(text) == "scoring.rl:4"
+    ref = index.page_at(text)
+    assert ref is not None and (ref.page, ref.line, ref.role) == ("scoring", 4, "failing line")
+    assert index.page_at("other.rl:3") is None
+
+
+def test_locate_fills_pages_and_section_text(tmp_path: Path) -> None:
+    index = PageIndex.load(_workspace(tmp_path) / "pages", tmp_path / "rulebook.json")
+    finding = Finding(
+        ORACLE_LEGAL,
+        "oracle",
+        "extra legal move drop(col=7)",
+        actions=("drop(col=7)",),
+        location="scoring.rl:4",
+    )
+    located = index.locate(finding)
+    assert located.page_names == ["moves", "scoring"]
+    by_id = {s.id: s for s in located.sections}
+    assert list(by_id) == ["4.1", "4.2#3", "6"]
+    assert by_id["4.2#3"].title == "Dropping" and by_id["4.2#3"].text == "Drop a disc."
+    assert by_id["4.1"].text == ""  # cited but not in the rulebook
+
+
+def test_missing_rulebook_gives_ids_only(tmp_path: Path) -> None:
+    index = PageIndex.load(_workspace(tmp_path) / "pages", tmp_path / "nope.json")
+    located = index.locate(Finding("x", "fuzz", "m", actions=("drop",)))
+    assert [s.id for s in located.sections] == ["4.1", "4.2#3"]
