@@ -1,0 +1,216 @@
+"""Carrying out one tool call: parse and validate the arguments, run, render the result.
+
+Everything the model can get wrong (unknown tool, malformed JSON, arguments that do
+not fit the schema, bad page names, missing headers, oversized pages, unknown
+sections) becomes a correction it reads as the tool's result, never an exception
+out of the loop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from rulebook2game.agent import tools
+from rulebook2game.agent.errors import ToolRetry
+from rulebook2game.agent.header import parse_header
+from rulebook2game.agent.pages import PageChange, PageStore
+from rulebook2game.agent.prompts import render
+from rulebook2game.agent.toolbox import CheckReport, Finding, Toolbox
+from rulebook2game.llm.messages import ToolCall
+from rulebook2game.workspace import Workspace
+
+Effect = Literal[
+    "none",
+    "retry",
+    "page_changed",
+    "compiled",
+    "compile_failed",
+    "checks_green",
+    "checks_failed",
+    "finish",
+]
+
+MAX_RESULT_CHARS = 24_000
+"""A tool result longer than this is cut (with a note) to keep requests small."""
+MAX_FINDINGS_SHOWN = 3
+MAX_CITED_CHARS = 600
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one call produced: the text the model reads and what it changed."""
+
+    content: str
+    effect: Effect = "none"
+    detail: str = ""
+    """A short line for logs and progress (the retry kind, the finish summary, ...)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"content": self.content, "effect": self.effect, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ToolOutcome:
+        return cls(str(data["content"]), data["effect"], str(data.get("detail", "")))
+
+
+def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[... cut: {len(text) - limit} more characters]\n"
+
+
+def _validation_lines(exc: ValidationError) -> list[str]:
+    return [
+        f"{'.'.join(str(p) for p in err['loc']) or '(arguments)'}: {err['msg']}"
+        for err in exc.errors()
+    ]
+
+
+def parse_arguments(call: ToolCall) -> BaseModel:
+    """The call's arguments as the tool's model; :class:`ToolRetry` when they do not fit."""
+    model = tools.ARG_MODELS.get(call.name)
+    if model is None:
+        raise ToolRetry("unknown_tool", name=call.name, tools=list(tools.TOOL_NAMES))
+    try:
+        raw = json.loads(call.arguments) if call.arguments.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise ToolRetry("bad_json", name=call.name, error=str(exc)) from None
+    if not isinstance(raw, dict):
+        raise ToolRetry("bad_arguments", name=call.name, errors=["expected a JSON object"])
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise ToolRetry("bad_arguments", name=call.name, errors=_validation_lines(exc)) from None
+
+
+class ToolRunner:
+    """Runs the agent's tools on one workspace."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        toolbox: Toolbox,
+        pages: PageStore,
+        on_page_change: Callable[[PageChange], None] | None = None,
+    ) -> None:
+        self.workspace = workspace
+        self.toolbox = toolbox
+        self.pages = pages
+        self.on_page_change = on_page_change
+        self.last_checks: CheckReport | None = None
+
+    def run(self, call: ToolCall) -> ToolOutcome:
+        """Carry out ``call``; corrections come back as ``effect="retry"``."""
+        try:
+            args = parse_arguments(call)
+            outcome = getattr(self, f"_{call.name}")(args)
+        except ToolRetry as retry:
+            content = render("agent/correction.md.j2", kind=retry.kind, **retry.fields)
+            return ToolOutcome(content, "retry", retry.kind)
+        assert isinstance(outcome, ToolOutcome)
+        return ToolOutcome(_clip(outcome.content), outcome.effect, outcome.detail)
+
+    def _read_rulebook(self, args: tools.ReadRulebookArgs) -> ToolOutcome:
+        if args.section_id is None or not args.section_id.strip():
+            return ToolOutcome(self.toolbox.rulebook.toc_text())
+        try:
+            return ToolOutcome(self.toolbox.rulebook.section_text(args.section_id.strip()))
+        except (KeyError, LookupError, ValueError):
+            raise ToolRetry("no_such_section", section_id=args.section_id) from None
+
+    def _list_pages(self, args: tools.NoArgs) -> ToolOutcome:
+        listing = [
+            {"name": name, "cites": list(parse_header(source).cites)}
+            for name, source in self.pages.sources().items()
+        ]
+        return ToolOutcome(render("agent/result.md.j2", kind="pages", pages=listing))
+
+    def _read_page(self, args: tools.PageNameArgs) -> ToolOutcome:
+        return ToolOutcome(self.pages.read(args.name))
+
+    def _write_page(self, args: tools.WritePageArgs) -> ToolOutcome:
+        change = self.pages.write(args.name, args.content)
+        if self.on_page_change is not None:
+            self.on_page_change(change)
+        text = render(
+            "agent/result.md.j2",
+            kind="page_written",
+            name=change.name,
+            created=change.old is None,
+            lines=len((change.new or "").splitlines()),
+            cites=list(parse_header(change.new or "").cites),
+            unknown_cites=self._unknown_cites(parse_header(change.new or "").cites),
+        )
+        effect: Effect = "page_changed" if change.old != change.new else "none"
+        return ToolOutcome(text, effect, change.name)
+
+    def _delete_page(self, args: tools.PageNameArgs) -> ToolOutcome:
+        change = self.pages.delete(args.name)
+        if self.on_page_change is not None:
+            self.on_page_change(change)
+        text = render("agent/result.md.j2", kind="page_deleted", name=change.name)
+        return ToolOutcome(text, "page_changed", change.name)
+
+    def _compile(self, args: tools.NoArgs) -> ToolOutcome:
+        report = self.toolbox.compiler.compile(self.workspace)
+        text = render("agent/compile.md.j2", ok=report.ok, diagnostics=list(report.diagnostics))
+        return ToolOutcome(text, "compiled" if report.ok else "compile_failed")
+
+    def _run_checks(self, args: tools.NoArgs) -> ToolOutcome:
+        report = self.toolbox.checker.check(self.workspace)
+        self.last_checks = report
+        shown = report.findings[:MAX_FINDINGS_SHOWN]
+        text = render(
+            "agent/checks.md.j2",
+            green=report.green,
+            summary=report.summary,
+            compile_errors=[] if report.compile.ok else list(report.compile.diagnostics),
+            findings=[self._finding_view(f) for f in shown],
+            more=len(report.findings) - len(shown),
+        )
+        first = report.findings[0] if report.findings else None
+        detail = f"{first.check}: {first.kind}" if first else ""
+        return ToolOutcome(text, "checks_green" if report.green else "checks_failed", detail)
+
+    def _finish(self, args: tools.FinishArgs) -> ToolOutcome:
+        return ToolOutcome(render("agent/result.md.j2", kind="finished"), "finish", args.summary)
+
+    def _finding_view(self, finding: Finding) -> dict[str, Any]:
+        cites = list(finding.cites)
+        if not cites:
+            for page in finding.pages:
+                try:
+                    cites.extend(parse_header(self.pages.read(page)).cites)
+                except ToolRetry:
+                    continue
+        cited = [{"cite": c, "text": self._cited_text(c)} for c in dict.fromkeys(cites)]
+        return {
+            "check": finding.check,
+            "kind": finding.kind,
+            "message": finding.message,
+            "trace": finding.trace,
+            "pages": list(finding.pages),
+            "cited": [c for c in cited if c["text"]],
+        }
+
+    def _cited_text(self, cite: str) -> str:
+        """The rulebook text a citation points at: the sentence's line, else the section."""
+        section = cite.split("#", 1)[0]
+        try:
+            text = self.toolbox.rulebook.section_text(section)
+        except (KeyError, LookupError, ValueError):
+            return ""
+        if "#" in cite:
+            lines = [line.strip() for line in text.splitlines() if cite in line]
+            if lines:
+                text = " ".join(lines)
+        text = " ".join(text.split())
+        return text if len(text) <= MAX_CITED_CHARS else text[:MAX_CITED_CHARS] + " ..."
+
+    def _unknown_cites(self, cites: tuple[str, ...]) -> list[str]:
+        return [c for c in cites if not self._cited_text(c)]

@@ -1,0 +1,89 @@
+"""The seams between the agent and the rest of the pipeline.
+
+The agent needs three things it does not own: the rulebook text, a compiler and the
+checks. Each sits behind a one-method protocol, so the real implementations
+(``rulebook2game.extract``, ``rulebook2game.targets.<target>``, ``rulebook2game.check``)
+and test doubles plug in the same way; the adapters to the real ones are in
+:mod:`rulebook2game.agent.backends`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from rulebook2game.workspace import Workspace
+
+
+class RulebookView(Protocol):
+    """The rulebook as the model reads it."""
+
+    def toc_text(self) -> str:
+        """The table of contents: section ids and titles."""
+        ...
+
+    def section_text(self, section_id: str) -> str:
+        """One section's text with sentence ids; ``KeyError`` for an unknown id."""
+        ...
+
+
+@dataclass(frozen=True)
+class CompileReport:
+    """The outcome of compiling the pages."""
+
+    ok: bool
+    diagnostics: tuple[str, ...] = ()
+    """Each one rendered as ``pages/<page>.rl:<line>:<col>: error: <message>``."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem the checks found, as the model is shown it."""
+
+    check: str
+    """fuzz | replay | oracle | ..."""
+    kind: str
+    message: str
+    trace: str = ""
+    """The minimal counterexample: one canonical action text per line (with players)."""
+    pages: tuple[str, ...] = ()
+    cites: tuple[str, ...] = ()
+    """Rulebook ids the involved pages cite."""
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of ``run_checks``."""
+
+    green: bool
+    compile: CompileReport
+    findings: tuple[Finding, ...] = ()
+    summary: str = ""
+    """One line: what ran (playouts, traces, trajectories)."""
+    markdown: str = ""
+    """The full report for ``reports/`` (empty when the checker writes none)."""
+
+
+class Compiler(Protocol):
+    """Compiles a workspace's pages."""
+
+    def compile(self, workspace: Workspace) -> CompileReport:
+        """Compile every page; never raise for errors in the pages themselves."""
+        ...
+
+
+class Checker(Protocol):
+    """Runs every check on a workspace."""
+
+    def check(self, workspace: Workspace) -> CheckReport:
+        """Compile and check; generated-code faults are findings, not exceptions."""
+        ...
+
+
+@dataclass(frozen=True)
+class Toolbox:
+    """What the agent's tools run on."""
+
+    rulebook: RulebookView
+    compiler: Compiler
+    checker: Checker

@@ -1,0 +1,93 @@
+"""The agent's tools: their names, argument models and the JSON schemas sent to the API.
+
+The argument models are the boundary where the model's JSON becomes typed values;
+the descriptions the model reads live in ``prompts/agent/tools.toml`` (no prompt text
+in code).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rulebook2game.errors import WorkspaceError
+from rulebook2game.llm.messages import ToolSpec
+from rulebook2game.resources import PROMPTS_DIR
+
+TOOLS_FILE = PROMPTS_DIR / "agent" / "tools.toml"
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReadRulebookArgs(_Args):
+    section_id: str | None = None
+
+
+class NoArgs(_Args):
+    pass
+
+
+class PageNameArgs(_Args):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class WritePageArgs(_Args):
+    name: str = Field(min_length=1, max_length=64)
+    content: str
+
+
+class FinishArgs(_Args):
+    summary: str = ""
+
+
+ARG_MODELS: dict[str, type[_Args]] = {
+    "read_rulebook": ReadRulebookArgs,
+    "list_pages": NoArgs,
+    "read_page": PageNameArgs,
+    "write_page": WritePageArgs,
+    "delete_page": PageNameArgs,
+    "compile": NoArgs,
+    "run_checks": NoArgs,
+    "finish": FinishArgs,
+}
+"""Every tool, in the order the model is shown them."""
+
+TOOL_NAMES: tuple[str, ...] = tuple(ARG_MODELS)
+
+
+def _schema(model: type[_Args], arg_docs: dict[str, str]) -> dict[str, Any]:
+    schema = model.model_json_schema()
+    schema.pop("title", None)
+    schema.setdefault("properties", {})
+    for name, prop in schema["properties"].items():
+        prop.pop("title", None)
+        if "anyOf" in prop:  # `str | None`: say "string", the default says optional
+            prop.pop("anyOf")
+            prop["type"] = "string"
+        if name in arg_docs:
+            prop["description"] = arg_docs[name]
+    return schema
+
+
+def tool_specs(path: Path | None = None) -> tuple[ToolSpec, ...]:
+    """The tool specs for the API: schemas from the models, words from ``tools.toml``."""
+    path = path or TOOLS_FILE
+    try:
+        with path.open("rb") as fh:
+            docs = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise WorkspaceError(f"{path}: cannot read tool descriptions ({exc})") from None
+    specs = []
+    for name, model in ARG_MODELS.items():
+        entry = docs.get(name)
+        if not isinstance(entry, dict) or "description" not in entry:
+            raise WorkspaceError(f"{path}: no description for tool {name!r}")
+        specs.append(
+            ToolSpec(name, str(entry["description"]).strip(), _schema(model, entry.get("args", {})))
+        )
+    return tuple(specs)
