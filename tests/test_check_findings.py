@@ -82,11 +82,17 @@ def test_locate_fills_pages_and_section_text(tmp_path: Path) -> None:
         location="scoring.rl:4",
     )
     located = index.locate(finding)
-    assert located.page_names == ["moves", "scoring"]
+    assert located.page_names == ["scoring", "moves"]  # failing line first
     by_id = {s.id: s for s in located.sections}
-    assert list(by_id) == ["4.1", "4.2#3", "6"]
+    assert list(by_id) == ["6", "4.1", "4.2#3"]
     assert by_id["4.2#3"].title == "Dropping" and by_id["4.2#3"].text == "Drop a disc."
     assert by_id["4.1"].text == ""  # cited but not in the rulebook
+
+
+def test_functions_map_to_defining_page(tmp_path: Path) -> None:
+    index = PageIndex.load(_workspace(tmp_path) / "pages")
+    located = index.locate(Finding("oracle_returns", "oracle", "m", functions=("score",)))
+    assert [(p.page, p.role, p.line) for p in located.pages] == [("scoring", "defines score", 3)]
 
 
 def test_missing_rulebook_gives_ids_only(tmp_path: Path) -> None:

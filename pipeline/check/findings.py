@@ -63,6 +63,7 @@ KINDS = (
 
 _HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
 _ACT_DECL = re.compile(r"^\s*act\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_FUN_DECL = re.compile(r"^fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")
 _SECTION_SPLIT = re.compile(r"[,\s;]+")
 
@@ -112,6 +113,8 @@ class Finding:
     """Action texts in question (the one taken, the missing or extra ones)."""
     location: str | None = None
     """``file.rl:LINE`` of the failing source line, when the engine reported one."""
+    functions: tuple[str, ...] = ()
+    """rl functions involved (``score`` for wrong returns): their pages are named too."""
     pages: tuple[PageRef, ...] = ()
     sections: tuple[SectionRef, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -136,6 +139,8 @@ class PageInfo:
     sections: tuple[str, ...]
     actions: tuple[tuple[str, int], ...]
     """(action name, line) of every ``act`` declaration in the page."""
+    functions: tuple[tuple[str, int], ...] = ()
+    """(function name, line) of every top-level ``fun`` definition in the page."""
 
 
 def parse_header(source: str) -> dict[str, str]:
@@ -165,17 +170,22 @@ def read_page_info(path: Path) -> PageInfo:
     header = parse_header(source)
     cited = header.get("implements") or header.get("sections") or header.get("cites") or ""
     actions = []
+    functions = []
     for lineno, line in enumerate(source.splitlines(), start=1):
         match = _ACT_DECL.match(line)
         # `act NAME(...) -> Type:` declares an action function, not an action.
         if match and "->" not in line.split("#", 1)[0]:
             actions.append((match.group(1), lineno))
+        fun = _FUN_DECL.match(line)
+        if fun:
+            functions.append((fun.group(1), lineno))
     return PageInfo(
         name=path.stem,
         path=path,
         title=header.get("page", path.stem),
         sections=parse_section_ids(cited),
         actions=tuple(actions),
+        functions=tuple(functions),
     )
 
 
@@ -211,6 +221,15 @@ class PageIndex:
                     refs.append(PageRef(info.name, f"declares {name}", line, info.sections))
         return refs
 
+    def pages_defining(self, function: str) -> list[PageRef]:
+        """The pages with a top-level ``fun NAME(`` for the function."""
+        return [
+            PageRef(info.name, f"defines {function}", line, info.sections)
+            for info in self.pages.values()
+            for name, line in info.functions
+            if name == function
+        ]
+
     def page_at(self, location: str) -> PageRef | None:
         """The page of an ``file.rl:LINE`` location, or ``None`` if no page has that file."""
         match = _LOCATION.search(location)
@@ -233,15 +252,23 @@ class PageIndex:
         return tuple(out.values())
 
     def locate(self, finding: Finding) -> Finding:
-        """The finding with its pages and sections filled in from actions and location."""
-        refs: list[PageRef] = list(finding.pages)
-        for text in finding.actions:
-            refs.extend(self.pages_declaring(text))
+        """The finding with its pages and sections filled in.
+
+        Order: the page at the failing source line (when the engine reported one),
+        the pages declaring the actions in question, the pages defining the functions
+        involved, then any pages the finding already named.
+        """
+        refs: list[PageRef] = []
         for where in [finding.location, finding.message, finding.actual]:
             ref = self.page_at(where) if where else None
             if ref is not None:
                 refs.append(ref)
                 break
+        for text in finding.actions:
+            refs.extend(self.pages_declaring(text))
+        for function in finding.functions:
+            refs.extend(self.pages_defining(function))
+        refs.extend(finding.pages)
         unique = tuple(dict.fromkeys(refs))
         return replace(finding, pages=unique, sections=self.sections_for(unique))
 

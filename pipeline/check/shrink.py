@@ -93,15 +93,68 @@ def ddmin(actions: Sequence[str], test: Predicate) -> list[str]:
     return seq
 
 
+Alternatives = Callable[[Sequence[str]], list[str]]
+"""The actions possible after a prefix (for the merge pass of :func:`shrink`)."""
+
+
+def merge_pass(actions: Sequence[str], test: Predicate, alternatives: Alternatives) -> list[str]:
+    """Replace two consecutive steps by one other action while ``test`` holds.
+
+    Removal alone stops at sequences such as "1, 1, 1" when "2, 1" would do; this
+    pass finds those, one merge at a time, from the start of the sequence.
+    """
+    seq = list(actions)
+    i = 0
+    while i + 1 < len(seq):
+        merged = False
+        for option in alternatives(seq[:i]):
+            candidate = [*seq[:i], option, *seq[i + 2 :]]
+            if test(candidate):
+                seq = ddmin(shortest_prefix(candidate, test), test)
+                merged = True
+                break
+        if not merged:
+            i += 1
+    return seq
+
+
 def shrink(
-    actions: Sequence[str], still_fails: Predicate, *, max_tests: int = DEFAULT_MAX_TESTS
+    actions: Sequence[str],
+    still_fails: Predicate,
+    *,
+    max_tests: int = DEFAULT_MAX_TESTS,
+    alternatives: Alternatives | None = None,
 ) -> ShrinkResult:
-    """Shrink ``actions`` (which must satisfy ``still_fails``) to a minimal sequence."""
+    """Shrink ``actions`` (which must satisfy ``still_fails``) to a minimal sequence.
+
+    Shortest prefix, then ddmin, then (given ``alternatives``) merging two steps
+    into one, then the shortest prefix again; at most ``max_tests`` predicate calls.
+    """
     budget = _Budget(still_fails, max_tests)
     best = shortest_prefix(actions, budget)
     best = ddmin(best, budget)
+    if alternatives is not None:
+        best = merge_pass(best, budget, alternatives)
     best = shortest_prefix(best, budget)
     return ShrinkResult(tuple(best), budget.tests, budget.exhausted)
+
+
+def engine_alternatives(engine: Engine[S]) -> Alternatives:
+    """The legal actions (or chance outcomes) after a prefix, per ``engine``."""
+
+    def alternatives(prefix: Sequence[str]) -> list[str]:
+        try:
+            states = play(engine, prefix)
+        except (IllegalActionError, EngineFault):
+            return []
+        if states is None or engine.is_terminal(states[-1]):
+            return []
+        state = states[-1]
+        if engine.current_player(state) == CHANCE:
+            return [a for a, p in engine.chance_outcomes(state) if p > 0]
+        return engine.legal_actions(state)
+
+    return alternatives
 
 
 def play(engine: Engine[S], actions: Sequence[str]) -> list[S] | None:

@@ -1,0 +1,70 @@
+"""Lockstep comparison against a reference engine, with shrunk counterexamples."""
+
+from __future__ import annotations
+
+import pytest
+from check_toys import Race
+
+from rulebook2game.check import findings as fk
+from rulebook2game.check.oracle import OracleConfig, compare_states, run_oracle
+from rulebook2game.check.shrink import play
+
+CONFIG = OracleConfig(runs=40, seed=5, max_steps=50, game="race")
+
+
+def test_identical_engines_agree() -> None:
+    result = run_oracle(Race(), Race(), CONFIG)
+    assert result.findings == []
+    assert result.trajectories == 40 and result.steps > 40
+
+
+@pytest.mark.parametrize(
+    ("bug", "kind", "length"),
+    [
+        ({"extra_move_at": 3}, fk.ORACLE_LEGAL, 3),  # coin + two moves reaching 3
+        ({"stuck_at": 4}, fk.ORACLE_LEGAL, 3),  # missing moves at 4: coin + 2 + 2
+        ({"same_player_at": 2}, fk.ORACLE_PLAYER, 2),  # coin + add(n=2)
+        ({"wrong_returns": True}, fk.ORACLE_RETURNS, 5),  # coin + four moves ending on 7
+        ({"target": 5}, fk.ORACLE_TERMINAL, 4),  # coin + three moves summing to 5
+        ({"crash_at": 1}, fk.CRASH, 3),  # coin + add(n=1) + the move that crashes
+    ],
+)
+def test_each_planted_bug_is_found_with_a_short_counterexample(
+    bug: dict[str, object], kind: str, length: int
+) -> None:
+    result = run_oracle(Race(), Race().with_(**bug), CONFIG)
+    assert [f.kind for f in result.findings] == [kind]
+    finding = result.findings[0]
+    assert finding.trace is not None
+    assert len(finding.trace.steps) == length
+    if kind != fk.CRASH:
+        assert play(Race(), finding.trace.actions) is not None  # legal in the oracle
+
+
+def test_legal_mismatch_names_the_actions() -> None:
+    (finding,) = run_oracle(Race(), Race(extra_move_at=3), CONFIG).findings
+    assert finding.actions == ("add(n=3)",)
+    assert "extra [add(n=3)]" in finding.message
+    assert finding.trace is not None and finding.trace.steps[-1].legal == ("add(n=1)", "add(n=2)")
+
+
+def test_returns_and_player_mismatches_name_the_hooks() -> None:
+    (returns,) = run_oracle(Race(), Race(wrong_returns=True), CONFIG).findings
+    assert returns.functions == ("score",)
+    (player,) = run_oracle(Race(), Race(same_player_at=2), CONFIG).findings
+    assert player.functions == ("get_current_player",)
+
+
+def test_seeded_runs_are_reproducible() -> None:
+    a = run_oracle(Race(), Race(target=9), CONFIG)
+    b = run_oracle(Race(), Race(target=9), CONFIG)
+    assert [f.trace for f in a.findings] == [f.trace for f in b.findings]
+
+
+def test_compare_states_reports_chance_probabilities() -> None:
+    class Biased(Race):
+        def chance_outcomes(self, state: tuple[int, int, bool]) -> list[tuple[str, float]]:
+            return [] if state[1] != -1 else [("coin(side=0)", 0.25), ("coin(side=1)", 0.75)]
+
+    found = compare_states(Race(), Race().initial(), Biased(), Biased().initial())
+    assert found is not None and found.what == "chance" and "probability" in found.message
