@@ -15,7 +15,7 @@ hearts         ``pass_card(card=0..51)``, ``play(card=0..51)``  ``pass_direction
 =============  ==============================================  ===========================
 
 Hearts cards are OpenSpiel's ids, ``card = 4 * rank + suit`` with ranks 2..A as
-0..12 and suits C, D, H, S as 0..3 (``0`` = 2C, ``3`` = 2S, ``42`` = QS, ``51`` = AS);
+0..12 and suits C, D, H, S as 0..3 (``0`` = 2C, ``3`` = 2S, ``43`` = QS, ``51`` = AS);
 pass directions are 0 no pass, 1 left, 2 across, 3 right.
 """
 

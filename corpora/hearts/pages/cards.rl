@@ -1,0 +1,89 @@
+# page: cards
+# implements: 2, 2.1
+# The deck: card number = 4 * rank + suit (rank 0 = two .. 12 = ace; suits C, D, H, S).
+# The Table holds where every card is and the state of the trick being played.
+import serialization.print
+import hand
+
+const PLAYERS = 4
+const CARDS = 52
+const HAND_SIZE = 13
+const NOBODY = -1
+
+const CLUBS = 0
+const DIAMONDS = 1
+const HEARTS = 2
+const SPADES = 3
+
+const TWO_OF_CLUBS = 0
+const QUEEN_OF_SPADES = 43
+
+fun suit_of(Int card) -> Int:
+    return card % 4
+
+fun rank_of(Int card) -> Int:
+    return card / 4
+
+cls Table:
+    # holder[card]: the player holding the card, or NOBODY (not dealt, set aside, played)
+    Int[52] holder
+    Int current
+    Int dealt
+    Int[12] passed
+    Int passes
+    Int[4] trick
+    Int trick_size
+    Int leader
+    Int led_suit
+    Int winner
+    Int winning_rank
+    Int trick_points
+    Int cards_played
+    Bool hearts_broken
+    Int[4] points
+
+    fun holds(Int player, Int card) -> Bool:
+        return self.holder[card] == player
+
+fun card_name(Int card) -> String:
+    let rank = rank_of(card)
+    let text = ""s
+    if rank < 8:
+        text = to_string(rank + 2)
+    else if rank == 8:
+        text = "T"s
+    else if rank == 9:
+        text = "J"s
+    else if rank == 10:
+        text = "Q"s
+    else if rank == 11:
+        text = "K"s
+    else:
+        text = "A"s
+    let suit = suit_of(card)
+    if suit == CLUBS:
+        return text + "C"s
+    if suit == DIAMONDS:
+        return text + "D"s
+    if suit == HEARTS:
+        return text + "H"s
+    return text + "S"s
+
+fun pretty_print(Game g):
+    let text = ""s
+    let p = 0
+    while p < PLAYERS:
+        text = text + "player "s + to_string(p) + " ("s + to_string(g.table.points[p]) + " pts):"s
+        let card = 0
+        while card < CARDS:
+            if g.table.holds(p, card):
+                text = text + " "s + card_name(card)
+            card = card + 1
+        text = text + "\n"s
+        p = p + 1
+    text = text + "trick:"s
+    let i = 0
+    while i < g.table.trick_size:
+        text = text + " "s + card_name(g.table.trick[i])
+        i = i + 1
+    print(text)

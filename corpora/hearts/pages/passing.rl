@@ -1,0 +1,24 @@
+# page: passing
+# implements: 4.1
+# Players 0, 1, 2, 3 in turn set aside three cards each; then all are handed over at once.
+import cards
+
+const PASS_SIZE = 3
+
+fun can_pass(Table t, Int card) -> Bool:
+    return t.passes < PLAYERS * PASS_SIZE and t.holds(t.current, card)
+
+fun set_aside(Table t, Int card):
+    t.holder[card] = NOBODY
+    t.passed[t.passes] = card
+    t.passes = t.passes + 1
+    if t.passes % PASS_SIZE == 0:
+        t.current = t.current + 1
+
+# The cards of player p go to player p + direction (mod 4).
+fun hand_over(Table t, Int direction):
+    let i = 0
+    while i < PLAYERS * PASS_SIZE:
+        let giver = i / PASS_SIZE
+        t.holder[t.passed[i]] = (giver + direction) % PLAYERS
+        i = i + 1
