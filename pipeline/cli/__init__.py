@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 from rulebook2game._version import __version__
+from rulebook2game.cli import diff as _diff
 
 app = typer.Typer(
     name="rulebook2game",
@@ -22,7 +23,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-_REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = ()
+_REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (_diff.register,)
 for _register in _REGISTRATIONS:
     _register(app)
 

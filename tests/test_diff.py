@@ -1,0 +1,159 @@
+"""``rulebook2game diff``: a changed page shows its cited rules and its exact behaviour change."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebook2game.cli import app
+from rulebook2game.diff import DiffOptions, GameDiff, diff_games, render_html, render_markdown
+from rulebook2game.diff.pages import diff_pages
+from rulebook2game.diff.rules import load_rule_text
+from rulebook2game.diff.sides import resolve_side
+from rulebook2game.errors import BadInputError
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.trace import read_trace
+
+C4 = CORPORA_DIR / "connect_four"
+WIN_OLD = "_run(b, row, col, -drow, -dcol) >= 4"
+WIN_NEW = "_run(b, row, col, -drow, -dcol) >= 5"
+
+
+def _copy_game(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("build", "runs", "reports"))
+    return dest
+
+
+@pytest.fixture(scope="module")
+def five_in_a_row(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, GameDiff]:
+    """Connect Four, and a copy whose win page asks for five in a row (diffed once)."""
+    root = tmp_path_factory.mktemp("c4")
+    old = _copy_game(C4, root / "old")
+    new = _copy_game(C4, root / "new")
+    win = new / "pages" / "win.rl"
+    source = win.read_text()
+    assert WIN_OLD in source
+    win.write_text(source.replace(WIN_OLD, WIN_NEW))
+    result = diff_games(str(old), str(new), DiffOptions(walks=3, seed=0, max_steps=100))
+    return old, new, result
+
+
+def test_changed_page_shows_its_diff_and_cited_rule_text(
+    five_in_a_row: tuple[Path, Path, GameDiff],
+) -> None:
+    _, _, result = five_in_a_row
+    assert [(r.change.name, r.change.status) for r in result.pages] == [("win", "changed")]
+    review = result.pages[0]
+    text = review.change.unified_diff
+    assert f"-    return 1 + _run(b, row, col, drow, dcol) + {WIN_OLD}" in text
+    assert f"+    return 1 + _run(b, row, col, drow, dcol) + {WIN_NEW}" in text
+    assert [c.cite for c in review.citations] == ["5.1", "5.2", "6"]
+    four = review.citations[0]
+    assert four.title == "Four in a row"
+    assert four.sentences[0][0] == "5.1#1"
+    assert "completes a line of four or more discs" in four.sentences[0][1]
+    assert result.rules_source == "rules.md"
+
+
+def test_behaviour_diff_names_the_first_divergent_step(
+    five_in_a_row: tuple[Path, Path, GameDiff],
+) -> None:
+    old, _, result = five_in_a_row
+    behaviour = result.behaviour
+    assert behaviour is not None and behaviour.compiled and behaviour.changed
+    first = behaviour.traces[0]
+    trace = read_trace(old / "traces" / "seed_01.jsonl")
+    # The golden game ended with a line of four on its last drop: the old engine
+    # stops there, the new one plays on.
+    assert first.label == "trace seed_01.jsonl"
+    assert first.old_replay is None and first.new_replay is not None
+    assert first.difference is not None
+    assert first.difference.step == len(trace.steps)
+    assert first.difference.what == "terminal"
+    assert first.difference.new == "not terminal"
+    assert first.difference.prefix == tuple(trace.actions)
+    # Every random walk differs too, and the counterexample was shrunk.
+    assert all(w.difference is not None for w in behaviour.random)
+    shortest = behaviour.counterexamples[0][1]
+    assert shortest.what == "terminal"
+    assert len(shortest.prefix) < min(len(w.difference.prefix) for w, _ in behaviour.differences)
+
+
+def test_reports_carry_rule_text_code_and_behaviour(
+    five_in_a_row: tuple[Path, Path, GameDiff],
+) -> None:
+    _, _, result = five_in_a_row
+    md = render_markdown(result)
+    assert "> - `5.1#1` The game ends at once" in md
+    assert f"+    return 1 + _run(b, row, col, drow, dcol) + {WIN_NEW}" in md
+    assert "terminal differs" in md and "Reproduce: `rulebook2game diff" in md
+    page = render_html(result)
+    assert "<blockquote><b>5.1</b> Four in a row" in page and "&gt;= 5" in page
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["format"] == "rulebook2game-diff/1" and data["changed"] is True
+    assert data["pages"][0]["citations"][0]["sentences"][0][0] == "5.1#1"
+
+
+def test_identical_sides_do_not_differ(tmp_path: Path) -> None:
+    game = _copy_game(C4, tmp_path / "g")
+    result = diff_games(str(game), str(game), DiffOptions(behaviour=False))
+    assert result.pages == () and not result.changed
+
+
+def test_git_revision_is_materialised_under_build(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    game = _copy_game(C4, repo / "corpora" / "connect_four")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "gold"], check=True)
+    (game / "pages" / "win.rl").write_text("# page: win\n# implements: 5.1, 7\n")
+    result = diff_games(f"{game}@HEAD", str(game), DiffOptions(behaviour=False))
+    assert (game / "build" / "diff" / "connect_four@HEAD" / "pages" / "win.rl").is_file()
+    (review,) = result.pages
+    assert review.change.cites_removed == ("5.2", "6")
+    found = {c.cite: c.found for c in review.citations}
+    assert found == {"5.1": True, "7": False, "5.2": True, "6": True}  # there is no section 7
+    with pytest.raises(BadInputError, match="HEAD~5"):
+        diff_games(f"{game}@HEAD~5", str(game), DiffOptions(behaviour=False))
+
+
+def test_a_run_directory_with_pages_is_a_side(tmp_path: Path) -> None:
+    game = _copy_game(C4, tmp_path / "g")
+    run = game / "runs" / "r1"
+    (run / "pages").mkdir(parents=True)
+    for page in (game / "pages").glob("*.rl"):
+        shutil.copy(page, run / "pages" / page.name)
+    (run / "pages" / "turn.rl").unlink()
+    side = resolve_side(str(run), tmp_path / "scratch")
+    assert side.kind == "run" and (side.root / "game.toml").is_file()
+    changes = diff_pages(resolve_side(str(game), tmp_path).pages(), side.pages())
+    assert [(c.name, c.status) for c in changes] == [("turn", "removed")]
+
+
+def test_markdown_ledger_numbers_sentences_per_section() -> None:
+    rules = load_rule_text(C4)
+    assert rules.citation("4.2#2").sentences == (
+        ("4.2#2", "The disc comes to rest in the lowest free space of that column."),
+    )
+    assert set(rules.resolve("4")) == set(rules.resolve("4.1")) | set(rules.resolve("4.2"))
+
+
+def test_cli_writes_markdown_and_fails_cleanly(tmp_path: Path) -> None:
+    game = _copy_game(C4, tmp_path / "g")
+    other = _copy_game(C4, tmp_path / "h")
+    (other / "pages" / "win.rl").write_text("# page: win\n")
+    out = tmp_path / "diff.md"
+    runner = CliRunner()
+    args = ["diff", str(game), str(other), "--no-behaviour", "--exit-code"]
+    result = runner.invoke(app, [*args, "--format", "md", "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "### `win` — changed" in out.read_text()
+    missing = runner.invoke(app, ["diff", str(tmp_path / "nope"), str(game)])
+    assert missing.exit_code == 2
+    assert "not a directory" in missing.output
