@@ -181,14 +181,17 @@ class ToolRunner:
         return ToolOutcome(render("agent/result.md.j2", kind="finished"), "finish", args.summary)
 
     def _finding_view(self, finding: Finding) -> dict[str, Any]:
-        cites = list(finding.cites)
+        cites = [*finding.cites, *(cite for cite, _ in finding.cited)]
         if not cites:
             for page in finding.pages:
                 try:
                     cites.extend(parse_header(self.pages.read(page)).cites)
                 except ToolRetry:
                     continue
-        cited = [{"cite": c, "text": self._cited_text(c)} for c in dict.fromkeys(cites)]
+        known = dict(finding.cited)
+        cited = [
+            {"cite": c, "text": known.get(c) or self._cited_text(c)} for c in dict.fromkeys(cites)
+        ]
         return {
             "check": finding.check,
             "kind": finding.kind,

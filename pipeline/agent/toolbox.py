@@ -49,6 +49,8 @@ class Finding:
     pages: tuple[str, ...] = ()
     cites: tuple[str, ...] = ()
     """Rulebook ids the involved pages cite."""
+    cited: tuple[tuple[str, str], ...] = ()
+    """(id, text) of cited rulebook passages the checks already looked up."""
 
 
 @dataclass(frozen=True)

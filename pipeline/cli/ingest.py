@@ -1,0 +1,148 @@
+"""``rulebook2game ingest RULES.pdf -o GAME_DIR``: extract, translate, check, repair.
+
+Exit codes: 0 the checks are green; 1 they are not (or the run failed); 2 bad input;
+3 no model endpoint is configured, so the game directory and its ``AGENTS.md`` brief
+were written for a coding agent and nothing was checked. 3 rather than 0 because 0
+promises a checked engine (``ingest ... && rulebook2game play GAME_DIR`` must be
+safe), and rather than 1 because nothing failed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+from rich.table import Table
+
+from rulebook2game.agent.state import Progress as AgentProgress
+from rulebook2game.cli._common import console, err_console, fail_cleanly
+from rulebook2game.ingest import IngestOptions, IngestResult, ingest
+from rulebook2game.llm.usage import Budget
+
+_PATH = {"exists": False, "dir_okay": False}
+
+
+def _report(result: IngestResult) -> None:
+    if result.run is None or result.agent is None or result.report is None:
+        return
+    state, report = result.agent, result.report
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_row("run", str(result.run.root))
+    table.add_row("agent", f"{state.status}" + (f" ({state.reason})" if state.reason else ""))
+    total = state.total
+    cost = f", ${total.cost:.4f}" if total.cost is not None else ""
+    table.add_row("turns", f"{state.turn} ({state.repairs} repair rounds)")
+    table.add_row("tokens", f"{total.tokens:,} ({total.cached} cached responses{cost})")
+    verdict = "[green]green[/]" if report.green else "[red]not green[/]"
+    table.add_row("checks", f"{verdict} {report.summary}")
+    console.print(table)
+    for finding in report.findings:
+        console.print(f"  [red]✗[/] {finding.check}: {finding.kind}: {finding.message}")
+        if finding.trace:
+            console.print(f"[dim]{finding.trace}[/]", highlight=False)
+    if not report.compile.ok:
+        for line in report.compile.diagnostics:
+            console.print(f"  [red]✗[/] {line}", highlight=False)
+
+
+def ingest_command(
+    rules: Annotated[Path, typer.Argument(help="The rulebook PDF.", **_PATH)],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The game directory to write.")],
+    target: Annotated[str, typer.Option(help="Target language.")] = "rl",
+    model: Annotated[str | None, typer.Option(help="Model name at the endpoint.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
+    ] = None,
+    interface: Annotated[
+        Path | None, typer.Option(help="Fix the action vocabulary (interface.toml).")
+    ] = None,
+    oracle: Annotated[str | None, typer.Option(help="Reference engine, openspiel:NAME.")] = None,
+    vassal: Annotated[Path | None, typer.Option(help="Vassal module (.vmod).")] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Players (default: oracle's, else 2).")
+    ] = None,
+    password: Annotated[str | None, typer.Option(help="Password of an encrypted PDF.")] = None,
+    max_turns: Annotated[int, typer.Option(help="Budget: model requests.")] = 40,
+    max_tokens: Annotated[
+        int, typer.Option(help="Budget: prompt + completion tokens.")
+    ] = 2_000_000,
+    max_repairs: Annotated[int, typer.Option(help="Budget: failed check rounds.")] = 8,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the request cache.")] = False,
+    cache_dir: Annotated[
+        Path | None, typer.Option(help="Request cache (default GAME_DIR/runs/cache).")
+    ] = None,
+    prices: Annotated[Path | None, typer.Option(help="Price table (TOML).")] = None,
+    price_in: Annotated[float | None, typer.Option(help="USD per 1M prompt tokens.")] = None,
+    price_out: Annotated[float | None, typer.Option(help="USD per 1M completion tokens.")] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds per model request.")] = 300.0,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Start a new run instead of resuming.")
+    ] = False,
+) -> None:
+    """Rulebook in, checked rule pages out: extract, translate, check, repair."""
+    with fail_cleanly():
+        options = IngestOptions(
+            rules=rules,
+            out=out,
+            target=target,
+            model=model,
+            base_url=base_url,
+            interface=interface,
+            oracle=oracle,
+            vassal=vassal,
+            players=players,
+            password=password,
+            budget=Budget(max_turns, max_tokens, max_repairs),
+            no_cache=no_cache,
+            cache_dir=cache_dir,
+            prices=prices,
+            price_in=price_in,
+            price_out=price_out,
+            timeout=timeout,
+            resume=not fresh,
+        )
+        result = _run_with_progress(options)
+        if result.outcome == "handed_off":
+            err_console.print(
+                f"no model endpoint (--base-url, OPENAI_BASE_URL, OPENAI_API_KEY): wrote "
+                f"{result.brief} for a coding agent; nothing checked (exit 3)",
+                highlight=False,
+            )
+        _report(result)
+    raise typer.Exit(code=result.exit_code)
+
+
+def _run_with_progress(options: IngestOptions) -> IngestResult:
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("[dim]{task.fields[last]}"),
+    )
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task("extract", total=options.budget.max_turns, last="")
+
+        def show(event: AgentProgress) -> None:
+            if event.what == "request":
+                bar.update(
+                    task,
+                    description=f"turn {event.turn + 1} ({event.detail})",
+                    completed=event.turn,
+                )
+            elif event.what in ("stop", "final_check"):
+                bar.update(task, description=event.what.replace("_", " "), last=event.detail)
+            else:
+                bar.update(task, last=f"{event.what}: {event.detail}"[:70])
+                err_console.print(
+                    f"[dim]{event.turn:>3}[/] {event.what}: {event.detail}", highlight=False
+                )
+
+        return ingest(options, on_progress=show)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ingest`` to the command line."""
+    app.command(name="ingest")(ingest_command)
