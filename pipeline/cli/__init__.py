@@ -13,6 +13,8 @@ from typing import Annotated
 import typer
 from rulebook2game._version import __version__
 from rulebook2game.cli import diff as _diff
+from rulebook2game.cli import ingest as _ingest
+from rulebook2game.cli import tool as _tool
 
 app = typer.Typer(
     name="rulebook2game",
@@ -23,7 +25,11 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-_REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (_diff.register,)
+_REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
+    _diff.register,
+    _ingest.register,
+    _tool.register,
+)
 for _register in _REGISTRATIONS:
     _register(app)
 
