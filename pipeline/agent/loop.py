@@ -18,7 +18,6 @@ from rulebook2game.agent.prompts import render
 from rulebook2game.agent.runlog import RunLog
 from rulebook2game.agent.state import LoopState, Progress
 from rulebook2game.errors import ModelError
-from rulebook2game.llm.errors import BudgetExceeded
 from rulebook2game.llm.messages import (
     ChatRequest,
     ChatResponse,
@@ -31,7 +30,7 @@ from rulebook2game.llm.messages import (
 )
 from rulebook2game.llm.model import ChatModel
 from rulebook2game.llm.pricing import Price
-from rulebook2game.llm.usage import Budget, Usage
+from rulebook2game.llm.usage import Budget, BudgetExceeded, Usage
 
 
 @dataclass(frozen=True)

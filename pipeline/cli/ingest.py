@@ -10,7 +10,7 @@ safe), and rather than 1 because nothing failed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
@@ -18,8 +18,10 @@ from rich.table import Table
 
 from rulebook2game.agent.state import Progress as AgentProgress
 from rulebook2game.cli._common import console, err_console, fail_cleanly
-from rulebook2game.ingest import IngestOptions, IngestResult, ingest
 from rulebook2game.llm.usage import Budget
+
+if TYPE_CHECKING:
+    from rulebook2game.ingest import IngestOptions, IngestResult
 
 _PATH = {"exists": False, "dir_okay": False}
 
@@ -83,6 +85,8 @@ def ingest_command(
 ) -> None:
     """Rulebook in, checked rule pages out: extract, translate, check, repair."""
     with fail_cleanly():
+        from rulebook2game.ingest import IngestOptions  # imports the model client: slow
+
         options = IngestOptions(
             rules=rules,
             out=out,
@@ -139,6 +143,8 @@ def _run_with_progress(options: IngestOptions) -> IngestResult:
                 err_console.print(
                     f"[dim]{event.turn:>3}[/] {event.what}: {event.detail}", highlight=False
                 )
+
+        from rulebook2game.ingest import ingest
 
         return ingest(options, on_progress=show)
 

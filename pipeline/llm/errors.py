@@ -5,10 +5,10 @@ checks that it covers every exception class the package defines. Lookup walks
 the exception's MRO, so the most specific entry wins. A plain ``APIStatusError``
 (a status code without a dedicated class) is decided by its status code.
 
-Model-layer errors of our own (all :class:`~rulebook2game.errors.ModelError`)::
+Model-layer errors of our own (both :class:`~rulebook2game.errors.ModelError`)::
 
     ModelError                  the endpoint failed for good (after retries, or not retryable)
-    └── BudgetExceeded          a turn, token or repair budget ran out
+    └── BudgetExceeded          a turn, token or repair budget ran out (llm.usage)
 """
 
 from __future__ import annotations
@@ -17,18 +17,6 @@ from dataclasses import dataclass
 
 import openai
 from openai._exceptions import SubjectTokenProviderError
-
-from rulebook2game.errors import ModelError
-
-
-class BudgetExceeded(ModelError):
-    """A budget (turns, tokens, repair rounds) is used up; ``which`` names it."""
-
-    def __init__(self, which: str, used: int, limit: int) -> None:
-        self.which = which
-        self.used = used
-        self.limit = limit
-        super().__init__(f"{which} budget exhausted ({used} of {limit})")
 
 
 @dataclass(frozen=True)

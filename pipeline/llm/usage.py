@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rulebook2game.llm.errors import BudgetExceeded
+from rulebook2game.errors import ModelError
 from rulebook2game.llm.messages import ChatResponse
 from rulebook2game.llm.pricing import Price
+
+
+class BudgetExceeded(ModelError):
+    """A budget (turns, tokens, repair rounds) is used up; ``which`` names it."""
+
+    def __init__(self, which: str, used: int, limit: int) -> None:
+        self.which = which
+        self.used = used
+        self.limit = limit
+        super().__init__(f"{which} budget exhausted ({used} of {limit})")
 
 
 @dataclass(frozen=True)
