@@ -1,0 +1,138 @@
+"""``rulebook2game regress CORPUS``: every golden trace of every game, plus short seeded passes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from rulebook2game.check.report import FindingRecord
+from rulebook2game.cli._common import console, fail_cleanly
+from rulebook2game.errors import BadInputError
+from rulebook2game.regress import GameOutcome, RegressResult, RegressSettings, regress
+from rulebook2game.trace import write_text_atomic
+
+_COLOURS = {"ok": "green", "failed": "red", "error": "red", "skipped": "dim"}
+
+
+def _game_line(outcome: GameOutcome) -> str:
+    mark = "[green]ok  [/]" if outcome.ok else "[bold red]FAIL[/]"
+    if outcome.report is None:
+        return f"{mark} {escape(outcome.game):<16} {escape(outcome.error or '')}"
+    stages = "  ".join(
+        f"[{_COLOURS[s.status]}]{s.name}[/] {escape(s.summary)}"
+        if s.name != "compile"
+        else f"[{_COLOURS[s.status]}]compile {s.status}[/]"
+        for s in outcome.report.stages
+    )
+    return f"{mark} {escape(outcome.game):<16} {outcome.report.seconds:6.2f} s  {stages}"
+
+
+def _counterexample(finding: FindingRecord) -> list[str]:
+    lines = [f"  {finding.kind} ({finding.stage}): {finding.message}"]
+    said = f"expected {finding.expected}, got {finding.actual}"
+    if (finding.expected or finding.actual) and said not in finding.message:
+        lines.append(f"  {said}")
+    for page in finding.pages:
+        cites = f" (cites {', '.join(page.sections)})" if page.sections else ""
+        lines.append(f"  page pages/{page.page}.rl{f':{page.line}' if page.line else ''}{cites}")
+    if finding.counterexample is not None:
+        how = "the golden trace up to the divergence" if finding.stage == "replay" else "shrunk"
+        lines.append(f"  counterexample ({len(finding.counterexample)} steps, {how}):")
+        lines += [
+            f"    {s.t:>3} {'chance' if s.player == -1 else f'player {s.player}':<9} {s.action}"
+            for s in finding.counterexample
+        ] or ["    (the initial state)"]
+        if finding.end is not None and finding.end.terminal:
+            lines.append(f"    end: terminal, returns {finding.end.returns}")
+    return lines
+
+
+def _summary(result: RegressResult) -> None:
+    failed = [g for g in result.games if not g.ok]
+    for outcome in failed:
+        console.print(
+            f"\n[bold red]{escape(outcome.game)}[/]: {escape(str(outcome.path))}", soft_wrap=True
+        )
+        finding = outcome.first_finding
+        if finding is not None:
+            more = len(outcome.report.findings) - 1 if outcome.report else 0
+            console.print(
+                "\n".join(_counterexample(finding)), highlight=False, markup=False, soft_wrap=True
+            )
+            if more:
+                console.print(f"  (+{more} more finding(s))")
+        console.print(
+            f"  re-run: {outcome.rerun_command(result.settings)}", markup=False, soft_wrap=True
+        )
+    if result.missing_stages:
+        missing = ", ".join(result.missing_stages)
+        console.print(f"[yellow]note:[/] this version's checks have no {missing} stage: not run")
+    verdict = "[bold green]PASS[/]" if result.ok else f"[bold red]FAIL[/] ({len(failed)} game(s))"
+    console.print(
+        f"{verdict}: {len(result.games)} games in {result.seconds:.1f} s "
+        f"(stages: {', '.join(result.stages)}; seed {result.settings.seed})"
+    )
+
+
+def _as_json(result: RegressResult) -> str:
+    data = {
+        "format": "rulebook2game-regress/1",
+        "root": str(result.root),
+        "ok": result.ok,
+        "seconds": round(result.seconds, 3),
+        "stages": list(result.stages),
+        "missing_stages": list(result.missing_stages),
+        "settings": vars(result.settings),
+        "games": [
+            {
+                "game": g.game,
+                "path": str(g.path),
+                "ok": g.ok,
+                "error": g.error,
+                "rerun": g.rerun_command(result.settings),
+                "report": g.report.model_dump(mode="json") if g.report else None,
+            }
+            for g in result.games
+        ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def regress_command(
+    corpus: Annotated[Path, typer.Argument(help="A corpus folder of game dirs (or one game dir).")],
+    seed: Annotated[int, typer.Option(help="Seed of the fuzz and oracle passes.")] = 0,
+    fuzz: Annotated[int, typer.Option(help="Fuzz playouts per game.")] = 100,
+    oracle: Annotated[int, typer.Option(help="Oracle trajectories per game.")] = 20,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Games checked at once.")] = 2,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the full result as JSON here.")
+    ] = None,
+) -> None:
+    """Check every game of a corpus (golden traces, short seeded fuzz and oracle passes).
+
+    One line per game, then the minimal counterexample of each failing game; exits 1
+    on any finding. Fast enough to run in CI on every change.
+    """
+    with fail_cleanly():
+        if fuzz < 0 or oracle < 0 or jobs < 1:
+            raise BadInputError("--fuzz and --oracle must be >= 0, --jobs >= 1")
+        settings = RegressSettings(
+            seed=seed, fuzz_playouts=fuzz, oracle_trajectories=oracle, jobs=jobs
+        )
+        result = regress(
+            corpus, settings, on_game=lambda g: console.print(_game_line(g), soft_wrap=True)
+        )
+        _summary(result)
+        if json_out is not None:
+            write_text_atomic(json_out, _as_json(result))
+    if not result.ok:
+        raise typer.Exit(code=1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``regress`` to the command line."""
+    app.command("regress")(regress_command)

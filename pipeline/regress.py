@@ -1,0 +1,153 @@
+"""``rulebook2game regress CORPUS``: the corpus must not regress, fast enough for every CI run.
+
+For every game directory under the corpus folder (every folder with a ``game.toml``)
+the check pipeline runs with small, seeded budgets: compile, replay of every golden
+trace, and, where this version of :mod:`rulebook2game.check` has them, a short fuzz
+pass and a short oracle lockstep pass. A game passes when no stage finds anything.
+The result lists which stages ran, so a reader knows when a run was replay-only.
+
+Games run in parallel threads (compiling and the engines are subprocesses).
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.check import run as check_run
+from rulebook2game.check.report import CheckReport, FindingRecord
+from rulebook2game.errors import BadInputError, Rulebook2GameError
+from rulebook2game.workspace import open_workspace
+
+WANTED_STAGES = ("compile", "replay", "fuzz", "oracle")
+
+
+@dataclass(frozen=True)
+class RegressSettings:
+    """Budgets of the seeded passes (small: regress runs on every change)."""
+
+    seed: int = 0
+    fuzz_playouts: int = 100
+    oracle_trajectories: int = 20
+    jobs: int = 2
+
+    def check_options(self) -> dict[str, Any]:
+        """Options for :func:`rulebook2game.check.run.run_check`."""
+        return {"fuzz": self.fuzz_playouts, "oracle": self.oracle_trajectories}
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game's regression result."""
+
+    game: str
+    path: Path
+    report: CheckReport | None
+    error: str | None = None
+    """Why the game could not be checked at all (a broken ``game.toml``, ...)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.report is not None and self.report.ok
+
+    @property
+    def first_finding(self) -> FindingRecord | None:
+        """The finding with the shortest counterexample (the one printed)."""
+        if self.report is None or not self.report.findings:
+            return None
+        return min(
+            self.report.findings,
+            key=lambda f: len(f.counterexample) if f.counterexample is not None else 1 << 30,
+        )
+
+    def rerun_command(self, settings: RegressSettings) -> str:
+        """The command that re-runs this game's checks with the same seed."""
+        return shlex.join(["rulebook2game", "check", str(self.path), "--seed", str(settings.seed)])
+
+
+@dataclass(frozen=True)
+class RegressResult:
+    """The whole corpus run."""
+
+    root: Path
+    settings: RegressSettings
+    games: tuple[GameOutcome, ...]
+    seconds: float
+    stages: tuple[str, ...] = field(default=())
+    """Stages the check pipeline ran (``compile``, ``replay``, ...)."""
+
+    @property
+    def ok(self) -> bool:
+        return all(g.ok for g in self.games)
+
+    @property
+    def missing_stages(self) -> tuple[str, ...]:
+        """Wanted stages this version of the checks does not have (e.g. ``fuzz``)."""
+        return tuple(s for s in WANTED_STAGES if s not in self.stages)
+
+
+def game_dirs(root: Path) -> list[Path]:
+    """The game directories of a corpus folder (or the folder itself if it is one)."""
+    if not root.is_dir():
+        raise BadInputError(f"{root}: not a directory")
+    if (root / "game.toml").is_file():
+        return [root]
+    games = sorted(p for p in root.iterdir() if (p / "game.toml").is_file())
+    if not games:
+        raise BadInputError(f"{root}: no game directories (folders with a game.toml)")
+    return games
+
+
+def available_stages() -> tuple[Callable[..., Any], ...]:
+    """The check stages to run: compile, replay, and fuzz/oracle where they exist."""
+    stages = list(check_run.DEFAULT_STAGES)
+    for name in ("fuzz_stage", "oracle_stage"):
+        stage = getattr(check_run, name, None)
+        if stage is not None and stage not in stages:
+            stages.append(stage)
+    return tuple(stages)
+
+
+def regress_game(path: Path, settings: RegressSettings) -> GameOutcome:
+    """Run the short seeded checks on one game."""
+    try:
+        ws = open_workspace(path)
+        name = ws.config().name
+        report = check_run.run_check(
+            ws, available_stages(), seed=settings.seed, options=settings.check_options()
+        )
+    except Rulebook2GameError as exc:
+        return GameOutcome(path.name, path, None, str(exc))
+    return GameOutcome(name, path, report)
+
+
+def regress(
+    root: Path,
+    settings: RegressSettings | None = None,
+    on_game: Callable[[GameOutcome], None] | None = None,
+) -> RegressResult:
+    """Regress every game of ``root``; ``on_game`` sees each result in corpus order."""
+    chosen = settings or RegressSettings()
+    started = time.perf_counter()
+    paths = game_dirs(root)
+    outcomes: list[GameOutcome] = []
+    with ThreadPoolExecutor(max_workers=max(1, chosen.jobs)) as pool:
+        for outcome in pool.map(lambda p: regress_game(p, chosen), paths):
+            outcomes.append(outcome)
+            if on_game is not None:
+                on_game(outcome)
+    ran = _stages_run(outcomes)
+    return RegressResult(root, chosen, tuple(outcomes), time.perf_counter() - started, ran)
+
+
+def _stages_run(outcomes: Sequence[GameOutcome]) -> tuple[str, ...]:
+    names: dict[str, None] = {}
+    for outcome in outcomes:
+        for stage in outcome.report.stages if outcome.report else ():
+            names.setdefault(stage.name, None)
+    return tuple(names)
