@@ -136,6 +136,24 @@ def test_a_run_directory_with_pages_is_a_side(tmp_path: Path) -> None:
     assert [(c.name, c.status) for c in changes] == [("turn", "removed")]
 
 
+def test_agent_runs_are_rebuilt_from_their_logs(tmp_path: Path) -> None:
+    from rulebook2game.agent.pages import PageChange
+    from rulebook2game.agent.runlog import RunLog
+
+    game = _copy_game(C4, tmp_path / "g")
+    gold = {p.stem: p.read_text() for p in (game / "pages").glob("*.rl")}
+    first = RunLog.open(game / "runs" / "20250101-000000-aaaa")
+    for call, (name, source) in enumerate(sorted(gold.items())):
+        first.page_version(1, call, PageChange(name, None, source))
+    second = RunLog.open(game / "runs" / "20250102-000000-bbbb")
+    second.page_version(2, 0, PageChange("win", gold["win"], gold["win"].replace(WIN_OLD, WIN_NEW)))
+    second.page_version(3, 0, PageChange("extra", None, "# page: extra\n"))
+    second.page_version(4, 0, PageChange("extra", "# page: extra\n", None))
+    result = diff_games(str(first.root), str(second.root), DiffOptions(behaviour=False))
+    assert [(r.change.name, r.change.status) for r in result.pages] == [("win", "changed")]
+    assert (game / "build" / "diff" / "run-20250102-000000-bbbb" / "pages" / "board.rl").is_file()
+
+
 def test_markdown_ledger_numbers_sentences_per_section() -> None:
     rules = load_rule_text(C4)
     assert rules.citation("4.2#2").sentences == (

@@ -6,26 +6,35 @@ Where the text comes from, in order:
    ids are exactly the ones the pages were written against;
 2. otherwise ``rules.md`` (corpus games keep the source of their PDF): numbered
    headings (``## 4.2 Winning``) give section ids, and paragraphs and list items are
-   split into sentences numbered ``<section id>#<index>`` like the ledger's;
-3. otherwise nothing: citations are shown by id only (source ``none``).
+   split into sentences numbered ``<section id>#<n>`` from 1, as the ledger numbers
+   them (the extraction of the corpus PDFs gives the same ids and sentences);
+3. otherwise the rulebook PDF named in ``game.toml``, extracted on the fly;
+4. otherwise nothing: citations are shown by id only (source ``none``).
 
 A citation is a section id (``4.1``: every sentence of the section and of its
 subsections) or a sentence id (``4.2#3``).
+
+Which sentences are *rules* (the denominator of coverage): sentences of the kinds in
+:data:`RULE_KINDS` outside the front matter (the unnumbered text before the first
+section, extraction id ``front``). Sidebars, captions and diagrams are context.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from rulebook2game.errors import BadInputError, WorkspaceError
+
+if TYPE_CHECKING:
+    from rulebook2game.extract import Rulebook
 from rulebook2game.diff.model import Citation
 
-RULE_KIND = "rule"
-"""The ledger kind of sentences that state rules (coverage counts these)."""
+RULE_KINDS = frozenset({"rule", "paragraph", "list_item", "table"})
+"""Ledger kinds of sentences that state rules (coverage counts these)."""
 
 _HEADING = re.compile(r"^(#{1,6})\s+(?:(\d+(?:\.\d+)*)\.?\s+)?(.*?)\s*#*\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
@@ -40,8 +49,15 @@ class Sentence:
     """``<section id>#<index>``."""
     section: str
     kind: str
-    """``rule``, ``example``, ``flavor``, ... (``rule`` when the source does not say)."""
+    """The kind of block it comes from (``paragraph``, ``list_item``, ``sidebar``, ...)."""
     text: str
+    numbered: bool = True
+    """Whether it belongs to a numbered section (not the front matter)."""
+
+    @property
+    def is_rule(self) -> bool:
+        """Whether coverage counts the sentence (see the module docstring)."""
+        return self.numbered and self.kind in RULE_KINDS
 
 
 @dataclass(frozen=True)
@@ -71,7 +87,7 @@ class RuleText:
 
     def rule_sentences(self) -> tuple[Sentence, ...]:
         """The sentences that state rules."""
-        return tuple(s for s in self.sentences if s.kind == RULE_KIND)
+        return tuple(s for s in self.sentences if s.is_rule)
 
     def covered(self, cites: Iterable[str]) -> set[str]:
         """Ids of the sentences any of ``cites`` covers."""
@@ -79,32 +95,57 @@ class RuleText:
 
 
 def load_rule_text(root: Path) -> RuleText:
-    """The rule text of a game directory (see the module docstring for the order)."""
+    """The rule text of a game directory (see the module docstring for the order).
+
+    Raises:
+        BadInputError: ``rulebook.json`` exists but is not a valid rulebook.
+    """
     if (root / "rulebook.json").is_file():
         return rule_text_from_json(root / "rulebook.json")
     if (root / "rules.md").is_file():
         return rule_text_from_markdown(root / "rules.md")
+    pdf = _rulebook_pdf(root)
+    if pdf is not None:
+        try:
+            return rule_text_from_pdf(pdf)
+        except BadInputError:
+            return RuleText("none")
     return RuleText("none")
+
+
+def _rulebook_pdf(root: Path) -> Path | None:
+    from rulebook2game.workspace import load_game_config
+
+    try:
+        name = load_game_config(root / "game.toml").rulebook
+    except WorkspaceError:
+        return None
+    path = root / name
+    return path if path.is_file() and path.suffix.lower() == ".pdf" else None
 
 
 def rule_text_from_json(path: Path) -> RuleText:
     """Read the extraction's ``rulebook.json`` (sections with a sentence ledger)."""
-    data: Any = json.loads(path.read_text(encoding="utf-8"))
-    titles: dict[str, str] = {}
-    sentences: list[Sentence] = []
-    for section in data.get("sections", []):
-        sid = str(section.get("id", ""))
-        titles[sid] = str(section.get("title", ""))
-        for sentence in section.get("sentences", []):
-            sentences.append(
-                Sentence(
-                    str(sentence["id"]),
-                    sid,
-                    str(sentence.get("kind", RULE_KIND)),
-                    str(sentence.get("text", "")),
-                )
-            )
-    return RuleText("rulebook.json", titles, tuple(sentences))
+    from rulebook2game.extract import load_rulebook
+
+    return _from_rulebook(load_rulebook(path), "rulebook.json")
+
+
+def rule_text_from_pdf(path: Path) -> RuleText:
+    """Extract a rulebook PDF and read its ledger."""
+    from rulebook2game.extract import extract_rulebook
+
+    return _from_rulebook(extract_rulebook(path), path.name)
+
+
+def _from_rulebook(rulebook: Rulebook, source: str) -> RuleText:
+    titles = {sec.id: sec.title for sec in rulebook.sections}
+    front = {sec.id for sec in rulebook.sections if sec.level == 0}
+    sentences = tuple(
+        Sentence(s.id, s.section, s.kind, s.text, s.section not in front)
+        for s in rulebook.sentences
+    )
+    return RuleText(source, titles, sentences)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -113,18 +154,46 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(flat) if s]
 
 
-def _blocks(lines: list[str]) -> list[str]:
-    """Paragraphs and list items of a section body, each as one text."""
-    blocks: list[str] = []
-    current: list[str] = []
+def _plain(text: str) -> str:
+    """Markdown emphasis and code marks removed."""
+    text = re.sub(r"\*\*|__|`", "", text)
+    return re.sub(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])", r"\1", text)
+
+
+def _table_row(line: str) -> str | None:
+    """A Markdown table row as the ledger writes it (cells joined by `` | ``)."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+        return None
+    return " | ".join(_plain(c) for c in cells)
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, str]]:
+    """Paragraphs, list items and table rows of a section body: ``(kind, text)`` in order."""
+    blocks: list[tuple[str, str]] = []
+    kind, current = "paragraph", list[str]()
     for line in [*lines, ""]:
-        if not line.strip() or _LIST_ITEM.match(line):
-            if current:
-                blocks.append(" ".join(current))
-            current = [_LIST_ITEM.sub("", line).strip()] if line.strip() else []
-        else:
+        boundary = not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith("|")
+        if not boundary:
             current.append(line.strip())
-    return [b for b in blocks if b]
+            continue
+        if current:
+            blocks.append((kind, _plain(" ".join(current))))
+        kind, current = "paragraph", []
+        if line.lstrip().startswith("|"):
+            row = _table_row(line)
+            blocks += [("table", row)] if row else []
+        elif line.strip():
+            kind, current = "list_item", [_LIST_ITEM.sub("", line).strip()]
+    return [(k, b) for k, b in blocks if b]
+
+
+def _sentences(blocks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [
+        (kind, sentence)
+        for kind, text in blocks
+        for sentence in ([text] if kind == "table" else split_sentences(text))
+    ]
 
 
 def rule_text_from_markdown(path: Path) -> RuleText:
@@ -143,10 +212,8 @@ def rule_text_from_markdown(path: Path) -> RuleText:
         if current is not None:
             bodies[current].append(line)
     sentences = [
-        Sentence(f"{sid}#{i}", sid, RULE_KIND, text)
+        Sentence(f"{sid}#{i}", sid, kind, text)
         for sid, body in bodies.items()
-        for i, text in enumerate(
-            (s for block in _blocks(body) for s in split_sentences(block)), start=1
-        )
+        for i, (kind, text) in enumerate(_sentences(_blocks(body)), start=1)
     ]
     return RuleText("rules.md", titles, tuple(sentences))

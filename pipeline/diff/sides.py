@@ -11,14 +11,21 @@ own, into its own ``build/``:
     into ``<scratch>/<name>@<rev>/`` (the scratch folder is under the new side's
     ``build/``, which git ignores).
 ``corpora/pig/runs/<id>``
-    A directory without ``game.toml`` that holds ``pages/`` (an agent run, or any
-    folder of page versions): the enclosing game directory's files are copied to
-    ``<scratch>/run-<id>/`` and the run's pages replace the game's pages.
+    An agent run (a folder with ``events.jsonl``) or any folder holding ``pages/*.rl``:
+    the enclosing game directory's files are copied to ``<scratch>/run-<id>/`` and the
+    run's pages replace the game's pages.
+
+The pages of an agent run are rebuilt from its log: a run keeps only the page
+versions it wrote (``page_version`` events naming ``pages/<turn>-<call>-<page>.rl``,
+or a deletion), so its pages are those left by the runs before it in the same
+``runs/`` folder (in id order, which is time order, starting from no pages) with its
+own versions applied in order.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -32,6 +39,8 @@ from rulebook2game.errors import BadInputError
 SideKind = Literal["dir", "git", "run"]
 
 _GAME_FILES_SKIPPED = {"pages", "build", "runs", "reports"}
+EVENTS = "events.jsonl"
+"""The event log of an agent run (see :mod:`rulebook2game.agent.runlog`)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +83,7 @@ def resolve_side(spec: str, scratch: Path) -> Side:
         raise BadInputError(f"{spec}: not a directory")
     if (path / "game.toml").is_file():
         return Side(spec, path, "dir")
-    if (path / "pages").is_dir():
+    if (path / EVENTS).is_file() or (path / "pages").is_dir():
         return Side(spec, materialise_run(path, scratch), "run")
     raise BadInputError(f"{spec}: neither a game directory (game.toml) nor a run (pages/)")
 
@@ -141,9 +150,41 @@ def game_dir_of(path: Path) -> Path:
     raise BadInputError(f"{path}: not inside a game directory (no game.toml above it)")
 
 
+def run_pages(run: Path) -> dict[str, str]:
+    """The pages an agent run left (see the module docstring), or a folder's ``pages/*.rl``."""
+    if not (run / EVENTS).is_file():
+        return {p.stem: p.read_text(encoding="utf-8") for p in sorted(run.glob("pages/*.rl"))}
+    earlier = sorted(
+        p for p in run.parent.iterdir() if (p / EVENTS).is_file() and p.name <= run.name
+    )
+    pages: dict[str, str] = {}
+    for folder in earlier:
+        _apply_run(folder, pages)
+    return pages
+
+
+def _apply_run(run: Path, pages: dict[str, str]) -> None:
+    for line in (run / EVENTS).read_text(encoding="utf-8").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue  # a line torn by a kill
+        if not isinstance(event, dict) or event.get("event") != "page_version":
+            continue
+        name = str(event.get("page", ""))
+        if event.get("action") == "deleted":
+            pages.pop(name, None)
+            continue
+        version = run / str(event.get("version", ""))
+        if not version.is_file():
+            raise BadInputError(f"{run}: page version {version.name} is missing")
+        pages[name] = version.read_text(encoding="utf-8")
+
+
 def materialise_run(run: Path, scratch: Path) -> Path:
     """Copy the enclosing game's files and the run's pages into a fresh folder."""
     game = game_dir_of(run.parent)
+    pages = run_pages(run)
     dest = _fresh(scratch / f"run-{_safe(run.resolve().name)}")
     for item in game.iterdir():
         if item.name in _GAME_FILES_SKIPPED or item.name.startswith("."):
@@ -152,5 +193,7 @@ def materialise_run(run: Path, scratch: Path) -> Path:
             shutil.copytree(item, dest / item.name)
         else:
             shutil.copy2(item, dest / item.name)
-    shutil.copytree(run / "pages", dest / "pages")
+    (dest / "pages").mkdir()
+    for name, source in pages.items():
+        (dest / "pages" / f"{name}.rl").write_text(source, encoding="utf-8")
     return dest
