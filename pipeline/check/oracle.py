@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook2game.check import findings as fk
 from rulebook2game.check.findings import Finding, action_name, find_location
+from rulebook2game.check.invariants import Observation, observe
+from rulebook2game.check.native import NativePlayouts, derived_seed
 from rulebook2game.check.shrink import DEFAULT_MAX_TESTS, engine_alternatives, shrink, trace_of
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault
@@ -93,38 +95,44 @@ def _compare_chance(want: list[tuple[str, float]], got: list[tuple[str, float]])
     return None
 
 
+def compare_observations(want: Observation, got: Observation) -> Mismatch | None:
+    """The first difference between the oracle's (``want``) and the candidate's view."""
+    if want.terminal != got.terminal:
+        message = (
+            "game over too early" if got.terminal else "game goes on after it should have ended"
+        )
+        return Mismatch(
+            "terminal", str(want.terminal).lower(), str(got.terminal).lower(), (), message
+        )
+    if want.terminal:
+        if len(want.returns) != len(got.returns) or any(
+            not math.isclose(a, b, abs_tol=RETURNS_TOLERANCE)
+            for a, b in zip(want.returns, got.returns, strict=False)
+        ):
+            expected, actual = list(want.returns), list(got.returns)
+            return Mismatch(
+                "returns", str(expected), str(actual), (), f"returns {actual}, expected {expected}"
+            )
+        return None
+    if want.player != got.player:
+        message = f"player {got.player} to move, expected {want.player}"
+        return Mismatch("player", str(want.player), str(got.player), (), message)
+    if want.player == CHANCE:
+        return _compare_chance(list(want.chance), list(got.chance))
+    return _compare_sets("legal", list(want.legal), list(got.legal), want.player)
+
+
 def compare_states(
     oracle: Engine[Any], o_state: Any, cand: Engine[Any], c_state: Any
 ) -> Mismatch | None:
     """The first difference between the two engines' views of one position, if any."""
-    o_term, c_term = oracle.is_terminal(o_state), cand.is_terminal(c_state)
-    if o_term != c_term:
-        message = "game over too early" if c_term else "game goes on after it should have ended"
-        return Mismatch("terminal", str(o_term).lower(), str(c_term).lower(), (), message)
-    if o_term:
-        want, got = list(oracle.returns(o_state)), list(cand.returns(c_state))
-        if len(want) != len(got) or any(
-            not math.isclose(a, b, abs_tol=RETURNS_TOLERANCE)
-            for a, b in zip(want, got, strict=False)
-        ):
-            return Mismatch("returns", str(want), str(got), (), f"returns {got}, expected {want}")
-        return None
-    o_player, c_player = oracle.current_player(o_state), cand.current_player(c_state)
-    if o_player != c_player:
-        message = f"player {c_player} to move, expected {o_player}"
-        return Mismatch("player", str(o_player), str(c_player), (), message)
-    if o_player == CHANCE:
-        return _compare_chance(oracle.chance_outcomes(o_state), cand.chance_outcomes(c_state))
-    return _compare_sets(
-        "legal", oracle.legal_actions(o_state), cand.legal_actions(c_state), o_player
-    )
+    return compare_observations(observe(oracle, o_state), observe(cand, c_state))
 
 
-def _choose(engine: Engine[Any], state: Any, rng: random.Random) -> str:
-    if engine.current_player(state) == CHANCE:
-        outcomes = engine.chance_outcomes(state)
-        return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-    return rng.choice(engine.legal_actions(state))
+def _choose(obs: Observation, rng: random.Random) -> str:
+    if obs.player == CHANCE:
+        return rng.choices([a for a, _ in obs.chance], [p for _, p in obs.chance])[0]
+    return rng.choice(obs.legal)
 
 
 @dataclass(frozen=True)
@@ -148,25 +156,58 @@ def walk(
     rng: random.Random,
     max_steps: int,
     from_candidate: bool,
+    follow: Sequence[str] | None = None,
 ) -> Trajectory:
-    """One seeded lockstep trajectory, stopping at the first mismatch or the end."""
-    o_state, c_state = oracle.initial(), None
+    """One lockstep trajectory, stopping at the first mismatch or the end.
+
+    Actions are drawn with ``rng`` from the oracle's options (the candidate's when
+    ``from_candidate``), or taken from ``follow`` while it lasts.
+    """
     actions: list[str] = []
     try:
-        c_state = cand.initial()
-        for _ in range(max_steps + 1):
-            found = compare_states(oracle, o_state, cand, c_state)
-            if found is not None or oracle.is_terminal(o_state):
+        o_state, c_state = oracle.initial(), cand.initial()
+        for step in range(max_steps + 1):
+            o_obs, c_obs = observe(oracle, o_state), observe(cand, c_state)
+            found = compare_observations(o_obs, c_obs)
+            if found is not None or o_obs.terminal:
                 return Trajectory(tuple(actions), found)
-            action = _choose(
-                cand if from_candidate else oracle, c_state if from_candidate else o_state, rng
-            )
+            if follow is not None:
+                if step >= len(follow):
+                    break
+                action = follow[step]
+            else:
+                action = _choose(c_obs if from_candidate else o_obs, rng)
             actions.append(action)
             o_state = oracle.apply(o_state, action)
             c_state = cand.apply(c_state, action)
     except (EngineFault, IllegalActionError) as exc:
         return Trajectory(tuple(actions), _fault(exc))
     return Trajectory(tuple(actions), None)
+
+
+def screen(
+    oracle: Engine[Any], actions: Sequence[str], status: str, returns: Sequence[float]
+) -> bool:
+    """Whether a game the candidate played alone is one the oracle agrees with.
+
+    Every action must be legal (or a possible chance outcome) in the oracle, the
+    oracle must not end earlier, and a finished game must end there too, with the
+    same returns. Cheap: no question is asked of the candidate.
+    """
+    state = oracle.initial()
+    for action in actions:
+        obs = observe(oracle, state)
+        if obs.terminal or (action not in obs.legal and action not in dict(obs.chance)):
+            return False
+        state = oracle.apply(state, action)
+    if status == "truncated":
+        return True
+    if status != "terminal" or not oracle.is_terminal(state):
+        return False
+    want = oracle.returns(state)
+    return len(want) == len(returns) and all(
+        math.isclose(a, b, abs_tol=RETURNS_TOLERANCE) for a, b in zip(want, returns, strict=False)
+    )
 
 
 def _shows(oracle: Engine[Any], cand: Engine[Any], signature: tuple[str, frozenset[str]]) -> Any:
@@ -200,6 +241,8 @@ class OracleConfig:
     max_findings: int = 5
     stop_at_first: bool = False
     game: str = "game"
+    batch_timeout: float = 30.0
+    """Wall-clock seconds the candidate's native games may take together."""
 
 
 @dataclass
@@ -209,7 +252,19 @@ class OracleResult:
     findings: list[Finding] = field(default_factory=list)
     trajectories: int = 0
     steps: int = 0
+    native: int = 0
+    """Trajectories played by the candidate alone and screened against the oracle."""
     shrink_tests: int = 0
+
+    def stats(self) -> dict[str, Any]:
+        """Numbers for the report."""
+        return {
+            "trajectories": self.trajectories,
+            "steps": self.steps,
+            "native_trajectories": self.native,
+            "shrink_tests": self.shrink_tests,
+            "findings": len(self.findings),
+        }
 
 
 def _finding(
@@ -236,15 +291,52 @@ def _finding(
     )
 
 
-def run_oracle(oracle: Engine[Any], cand: Engine[Any], config: OracleConfig) -> OracleResult:
-    """Compare ``cand`` against ``oracle`` along ``config.runs`` seeded trajectories."""
-    result = OracleResult()
-    seen: set[tuple[str, frozenset[str]]] = set()
+def _native_games(cand: Engine[Any], config: OracleConfig, count: int) -> list[Any] | None:
+    """``count`` games the candidate plays alone (native loop), or ``None`` if it cannot."""
+    if not isinstance(cand, NativePlayouts) or count == 0:
+        return None
+    try:
+        seed = derived_seed(config.seed, "oracle", 0)
+        return list(
+            cand.playouts(seed, count, config.max_steps, record=True, timeout=config.batch_timeout)
+        )
+    except EngineFault:
+        return None  # the fuzzer reports the fault; fall back to lockstep walks
+
+
+def _trajectories(
+    oracle: Engine[Any], cand: Engine[Any], config: OracleConfig, result: OracleResult
+) -> Iterator[Trajectory]:
+    """Every trajectory of the stage, lockstep walks and screened native games interleaved."""
+    native = _native_games(cand, config, config.runs // 2)
     for run in range(config.runs):
         rng = random.Random(f"{config.seed}:oracle:{run}")
+        if run % 2 == 1 and native is not None:
+            game = native[run // 2]
+            actions = tuple(game.actions or ())
+            result.trajectories += 1
+            result.steps += len(actions)
+            result.native += 1
+            if not screen(oracle, actions, game.status, game.returns):
+                yield walk(oracle, cand, rng, config.max_steps, True, follow=actions)
+            continue
         trajectory = walk(oracle, cand, rng, config.max_steps, from_candidate=run % 2 == 1)
         result.trajectories += 1
         result.steps += len(trajectory.actions)
+        yield trajectory
+
+
+def run_oracle(oracle: Engine[Any], cand: Engine[Any], config: OracleConfig) -> OracleResult:
+    """Compare ``cand`` against ``oracle`` along ``config.runs`` seeded trajectories.
+
+    Even runs walk in lockstep with moves drawn from the oracle. Odd runs draw from
+    the candidate: when it plays games natively (one round trip for all of them),
+    each game is screened against the oracle and walked in lockstep only when the
+    screen fails, to find the exact first difference.
+    """
+    result = OracleResult()
+    seen: set[tuple[str, frozenset[str]]] = set()
+    for trajectory in _trajectories(oracle, cand, config, result):
         mismatch = trajectory.mismatch
         if mismatch is None or mismatch.signature() in seen:
             continue

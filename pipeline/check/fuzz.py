@@ -1,0 +1,481 @@
+"""The fuzzer: seeded random playouts that look for everything a game must never do.
+
+Playouts run inside the engine worker when the engine offers native playouts
+(:class:`NativePlayouts`, one round trip per batch), in batches with seeds derived
+from the check's seed, so a run is deterministic. Findings:
+
+- ``crash``: an abort, crash, hang or out-of-memory of generated code. The batch's
+  records die with the worker, so the batch is replayed step by step with the native
+  loop's own random choices (:mod:`~rulebook2game.check.native`) until the fault
+  shows again: the counterexample is the exact action sequence that triggers it.
+- ``no_legal_action``: a state that is not terminal but offers no action.
+- ``no_termination``: a game longer than the bound (``max_game_length``).
+- ``invariant``: a declared or default invariant broken on a state (terminal ones on
+  every playout, per-step ones on the playouts replayed through the protocol).
+- ``serialization``: a state that does not survive serialize → deserialize.
+- ``nondeterminism``: the same seed giving a different game, or the native loop and
+  the step-by-step protocol disagreeing about the same game.
+- ``dead_action``: an action declared in ``interface.toml`` that was never legal.
+
+Coverage counts how often each action name was taken.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebook2game.check import findings as fk
+from rulebook2game.check.findings import Finding, action_name, find_location
+from rulebook2game.check.invariants import (
+    Invariant,
+    Observation,
+    actions_declared_check,
+    check_observation,
+    check_state,
+    fun_invariants,
+    observe,
+)
+from rulebook2game.check.native import (
+    DEFAULT_MAX_STEPS,
+    NativePlayouts,
+    NativeRng,
+    derived_seed,
+)
+from rulebook2game.check.shrink import (
+    DEFAULT_MAX_TESTS,
+    engine_alternatives,
+    engine_predicate,
+    shrink,
+    trace_of,
+)
+from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.errors import BadInputError, EngineFault
+from rulebook2game.workspace import Interface
+
+
+@dataclass(frozen=True)
+class Game:
+    """One random playout: how it ended and the actions taken."""
+
+    length: int
+    status: str
+    """terminal | truncated | stuck"""
+    returns: tuple[float, ...]
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """How much to fuzz and how."""
+
+    playouts: int = 1000
+    seed: int = 0
+    max_steps: int = DEFAULT_MAX_STEPS
+    """The bound on a game's length (from ``max_game_length``)."""
+    batch: int = 50
+    """Games per native round trip (a fault is located within its batch)."""
+    replay_games: int = 20
+    """Games replayed step by step for per-step invariants and serialization."""
+    serialization_samples: int = 4
+    """States per replayed game put through serialize → deserialize."""
+    batch_timeout: float = 10.0
+    """Wall-clock seconds one batch may take before it counts as a hang."""
+    shrink: bool = True
+    max_shrink_tests: int = DEFAULT_MAX_TESTS
+    max_findings: int = 5
+    stop_at_first: bool = False
+    game: str = "game"
+
+
+@dataclass
+class FuzzResult:
+    """Findings and numbers of a fuzz stage."""
+
+    findings: list[Finding] = field(default_factory=list)
+    games: int = 0
+    steps: int = 0
+    replayed: int = 0
+    taken: Counter[str] = field(default_factory=Counter)
+    """Times each action name was taken."""
+    legal_seen: set[str] = field(default_factory=set)
+    """Action names seen legal in a replayed game."""
+    notes: list[str] = field(default_factory=list)
+
+    def stats(self) -> dict[str, Any]:
+        """Numbers for the report."""
+        return {
+            "games": self.games,
+            "steps": self.steps,
+            "replayed_games": self.replayed,
+            "findings": len(self.findings),
+            "notes": self.notes,
+        }
+
+
+def batch_seed(seed: int, batch: int) -> int:
+    """The native seed of fuzz batch ``batch`` of a run seeded ``seed``."""
+    return derived_seed(seed, "fuzz", batch)
+
+
+class _Stop(Exception):
+    """Enough findings: end the stage early."""
+
+
+class Fuzzer:
+    """One fuzz run over an engine; see the module documentation."""
+
+    def __init__(
+        self,
+        engine: Engine[Any],
+        config: FuzzConfig,
+        invariants: Sequence[Invariant] = (),
+        interface: Interface | None = None,
+    ) -> None:
+        self.engine = engine
+        self.config = config
+        self.invariants = list(invariants)
+        self.interface = interface
+        self.result = FuzzResult()
+        self._seen: set[tuple[str, str]] = set()
+        self._declared = actions_declared_check(interface)
+
+    # -- driver -------------------------------------------------------------------
+
+    def run(self) -> FuzzResult:
+        """Play, check, replay; return the findings and numbers."""
+        try:
+            games = self._play_all()
+            self._check_games(games)
+            self._check_determinism(games)
+            self._replay(games[: self.config.replay_games])
+            self._dead_actions()
+        except _Stop:
+            pass
+        if fun_invariants(self.invariants) and not hasattr(self.engine, "call_bool"):
+            names = ", ".join(fun_invariants(self.invariants))
+            self.result.notes.append(f"fun invariants not evaluated (engine cannot call): {names}")
+        return self.result
+
+    def _add(self, finding: Finding, key: str) -> None:
+        signature = (finding.kind, key)
+        if signature in self._seen:
+            return
+        self._seen.add(signature)
+        self.result.findings.append(finding)
+        if self.config.stop_at_first or len(self.result.findings) >= self.config.max_findings:
+            raise _Stop
+
+    # -- playing ------------------------------------------------------------------
+
+    def _play_all(self) -> list[Game]:
+        games: list[Game] = []
+        count, size = self.config.playouts, max(1, self.config.batch)
+        for b, start in enumerate(range(0, count, size)):
+            n = min(size, count - start)
+            games.extend(self._play_batch(batch_seed(self.config.seed, b), n))
+        return games
+
+    def _play_batch(self, seed: int, count: int) -> list[Game]:
+        if not isinstance(self.engine, NativePlayouts):
+            return self._python_batch(seed, count)
+        try:
+            raw = self.engine.playouts(
+                seed, count, self.config.max_steps, record=True, timeout=self.config.batch_timeout
+            )
+        except EngineFault as fault:
+            return self._locate_fault(seed, count, fault)
+        games = [Game(g.length, g.status, tuple(g.returns), tuple(g.actions or ())) for g in raw]
+        self._count(games)
+        return games
+
+    def _count(self, games: Sequence[Game]) -> None:
+        self.result.games += len(games)
+        for g in games:
+            self.result.steps += g.length
+            self.result.taken.update(action_name(a) for a in g.actions)
+
+    def _python_batch(self, seed: int, count: int) -> list[Game]:
+        """Seeded uniform-random games driven through the protocol (engines without a loop)."""
+        rng = random.Random(seed)
+        games = []
+        for _ in range(count):
+            game = self._python_game(lambda legal: legal[rng.randrange(len(legal))])
+            if game is None:
+                break
+            games.append(game)
+        self._count(games)
+        return games
+
+    def _python_game(self, choose: Any, ordered: dict[str, int] | None = None) -> Game | None:
+        """One game step by step; a fault becomes a crash finding (``None`` returned)."""
+        actions: list[str] = []
+        try:
+            state = self.engine.initial()
+            while not self.engine.is_terminal(state):
+                if len(actions) >= self.config.max_steps:
+                    return Game(len(actions), "truncated", (), tuple(actions))
+                legal = self._options(state)
+                if ordered is not None:
+                    legal.sort(key=ordered.__getitem__)
+                if not legal:
+                    return Game(len(actions), "stuck", (), tuple(actions))
+                actions.append(choose(legal))
+                state = self.engine.apply(state, actions[-1])
+            return Game(len(actions), "terminal", tuple(self.engine.returns(state)), tuple(actions))
+        except (EngineFault, IllegalActionError) as exc:
+            self._crash(actions, exc)
+            return None
+
+    def _options(self, state: Any) -> list[str]:
+        if self.engine.current_player(state) == CHANCE:
+            return [a for a, p in self.engine.chance_outcomes(state) if p > 0]
+        return list(self.engine.legal_actions(state))
+
+    def _locate_fault(self, seed: int, count: int, fault: EngineFault) -> list[Game]:
+        """Replay a dead batch with the native loop's choices until the fault shows again."""
+        assert isinstance(self.engine, NativePlayouts)
+        order = {text: i for i, text in enumerate(self.engine.action_texts)}
+        rng = NativeRng(seed)
+        games: list[Game] = []
+        for _ in range(count):
+            found = len(self.result.findings)
+            game = self._python_game(lambda legal: legal[rng.below(len(legal))], order)
+            if game is None:
+                return games
+            games.append(game)
+            if len(self.result.findings) > found:
+                return games
+        message = f"{fault.kind} in a native batch that did not recur step by step: {fault.message}"
+        self._add(Finding(fk.CRASH, "fuzz", _first_line(message)), "batch")
+        return games
+
+    # -- findings from whole games ------------------------------------------------
+
+    def _crash(self, actions: Sequence[str], exc: Exception) -> None:
+        kind = exc.kind if isinstance(exc, EngineFault) else "illegal"
+        text = exc.message if isinstance(exc, EngineFault) else str(exc)
+        message = _first_line(f"engine {kind}: {text}")
+        trace = trace_of(self.engine, actions, game=self.config.game, seed=self.config.seed)
+        last = (actions[-1],) if actions else ()
+        finding = Finding(
+            fk.CRASH,
+            "fuzz",
+            message,
+            trace=trace,
+            step=len(actions) - 1 if actions else 0,
+            actual=_first_line(text),
+            actions=last,
+            location=find_location(text),
+        )
+        self._add(finding, find_location(text) or kind)
+
+    def _check_games(self, games: Sequence[Game]) -> None:
+        for game in games:
+            if game.status == "stuck":
+                self._stuck(game)
+            elif game.status == "truncated":
+                message = f"no end within {self.config.max_steps} steps (max_game_length)"
+                self._add(self._finding(fk.NO_TERMINATION, message, game.actions), "bound")
+            else:
+                self._terminal_invariants(game)
+            self._declared_actions(game)
+
+    def _stuck(self, game: Game) -> None:
+        def shows(states: list[Any], _: Sequence[str]) -> bool:
+            last = states[-1]
+            return not self.engine.is_terminal(last) and not self._options(last)
+
+        actions = self._shrunk(game.actions, shows)
+        message = "a state that is not terminal offers no legal action"
+        self._add(self._finding(fk.NO_LEGAL_ACTION, message, actions), "stuck")
+
+    def _terminal_invariants(self, game: Game) -> None:
+        obs = Observation(-4, True, (), (), game.returns)
+        violation = check_observation(self.invariants, obs)
+        if violation is None:
+            return
+
+        def shows(states: list[Any], _: Sequence[str]) -> bool:
+            last = states[-1]
+            return self.engine.is_terminal(last) and (
+                check_observation(self.invariants, observe(self.engine, last)) is not None
+            )
+
+        actions = self._shrunk(game.actions, shows)
+        message = f"invariant {violation.invariant} broken: {violation.message}"
+        finding = self._finding(fk.INVARIANT, message, actions, functions=("score",))
+        self._add(finding, violation.invariant)
+
+    def _declared_actions(self, game: Game) -> None:
+        if self.interface is None or not self.interface.actions:
+            return
+        for i, action in enumerate(game.actions):
+            chance = action_name(action) in self.interface.chance.actions
+            obs = (
+                Observation(0, False, (), ((action, 1.0),), ())
+                if chance
+                else Observation(0, False, (action,), (), ())
+            )
+            problem = self._declared(obs)
+            if problem is not None:
+                prefix = game.actions[:i]
+                message = f"invariant actions_declared broken: {problem}"
+                finding = self._finding(fk.INVARIANT, message, prefix, involved=(action,))
+                self._add(finding, "actions_declared")
+                return
+
+    def _finding(
+        self,
+        kind: str,
+        message: str,
+        actions: Sequence[str],
+        *,
+        involved: Sequence[str] | None = None,
+        functions: tuple[str, ...] = (),
+    ) -> Finding:
+        """A finding whose counterexample is ``actions`` (recorded through the engine)."""
+        trace = trace_of(self.engine, actions, game=self.config.game, seed=self.config.seed)
+        return Finding(
+            kind,
+            "fuzz",
+            message,
+            trace=trace,
+            step=len(actions),
+            actions=tuple(involved if involved is not None else actions[-1:]),
+            functions=functions,
+        )
+
+    def _shrunk(self, actions: Sequence[str], shows: Any) -> tuple[str, ...]:
+        if not self.config.shrink:
+            return tuple(actions)
+        result = shrink(
+            actions,
+            engine_predicate(self.engine, shows),
+            max_tests=self.config.max_shrink_tests,
+            alternatives=engine_alternatives(self.engine),
+        )
+        return result.actions
+
+    # -- determinism, step-by-step replay, serialization --------------------------
+
+    def _check_determinism(self, games: Sequence[Game]) -> None:
+        if not isinstance(self.engine, NativePlayouts) or not games:
+            return
+        count = min(len(games), max(1, self.config.batch))
+        seed = batch_seed(self.config.seed, 0)
+        try:
+            again = self.engine.playouts(
+                seed, count, self.config.max_steps, record=True, timeout=self.config.batch_timeout
+            )
+        except EngineFault:
+            return  # a fault here was already reported while playing
+        for first, second in zip(games[:count], again, strict=False):
+            if first.actions != tuple(second.actions or ()) or first.returns != tuple(
+                second.returns
+            ):
+                message = "the same seed gave a different game"
+                self._add(self._finding(fk.NONDETERMINISM, message, first.actions), "seed")
+                return
+
+    def _replay(self, games: Sequence[Game]) -> None:
+        rng = random.Random(f"{self.config.seed}:serialize")
+        for game in games:
+            if game.status != "terminal":
+                continue
+            self.result.replayed += 1
+            picks = set(
+                rng.sample(
+                    range(game.length + 1), min(game.length + 1, self.config.serialization_samples)
+                )
+            )
+            try:
+                self._replay_game(game, picks)
+            except (EngineFault, IllegalActionError) as exc:
+                self._crash(game.actions, exc)
+
+    def _replay_game(self, game: Game, picks: set[int]) -> None:
+        state = self.engine.initial()
+        for i in range(game.length + 1):
+            obs = observe(self.engine, state)
+            self.result.legal_seen.update(action_name(a) for a in obs.legal)
+            self.result.legal_seen.update(action_name(a) for a, _ in obs.chance)
+            prefix = game.actions[:i]
+            violation = check_state(self.invariants, self.engine, state, obs)
+            if violation is not None:
+                self._violation(prefix, violation.invariant, violation.message)
+                return
+            if i in picks and not self._round_trip(state, obs, prefix):
+                return
+            if i == game.length:
+                break
+            action = game.actions[i]
+            if action not in obs.legal and action not in {a for a, _ in obs.chance}:
+                message = f"{action} was taken by the native loop but is not legal step by step"
+                finding = self._finding(fk.NONDETERMINISM, message, prefix, involved=(action,))
+                self._add(finding, "replay")
+                return
+            state = self.engine.apply(state, action)
+        if tuple(self.engine.returns(state)) != game.returns:
+            message = (
+                f"returns {self.engine.returns(state)} step by step, {list(game.returns)} natively"
+            )
+            self._add(
+                self._finding(fk.NONDETERMINISM, message, game.actions, functions=("score",)),
+                "returns",
+            )
+
+    def _violation(self, prefix: Sequence[str], name: str, message: str) -> None:
+        def shows(states: list[Any], _: Sequence[str]) -> bool:
+            found = check_state(self.invariants, self.engine, states[-1])
+            return found is not None and found.invariant == name
+
+        actions = self._shrunk(prefix, shows)
+        self._add(self._finding(fk.INVARIANT, f"invariant {name} broken: {message}", actions), name)
+
+    def _round_trip(self, state: Any, obs: Observation, prefix: Sequence[str]) -> bool:
+        """Serialize → deserialize keeps the state; report and return False if not."""
+        try:
+            text = self.engine.serialize(state)
+            again = self.engine.deserialize(text)
+            problem = None
+            if observe(self.engine, again) != obs:
+                problem = "the deserialized state offers different moves or results"
+            elif self.engine.serialize(again) != text:
+                problem = "serializing the deserialized state gives different text"
+        except BadInputError as exc:
+            problem = f"a serialized state does not load: {_first_line(str(exc))}"
+        if problem is None:
+            return True
+        self._add(self._finding(fk.SERIALIZATION, problem, prefix), "round_trip")
+        return False
+
+    def _dead_actions(self) -> None:
+        if self.interface is None:
+            return
+        seen = set(self.result.taken) | self.result.legal_seen
+        for spec in self.interface.actions:
+            if spec.name not in seen:
+                message = (
+                    f"declared action {spec.name} was never legal in {self.result.games} games"
+                )
+                finding = Finding(fk.DEAD_ACTION, "fuzz", message, actions=(spec.name,))
+                self._add(finding, spec.name)
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else text
+
+
+def run_fuzz(
+    engine: Engine[Any],
+    config: FuzzConfig,
+    invariants: Sequence[Invariant] = (),
+    interface: Interface | None = None,
+) -> FuzzResult:
+    """Fuzz ``engine``; see the module documentation for what is checked."""
+    return Fuzzer(engine, config, invariants, interface).run()
