@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook2game.agent.backends import extract, write_rulebook
-from rulebook2game.agent.toolbox import RulebookView
 from rulebook2game.errors import BadInputError, PdfError, Rulebook2GameError, WorkspaceError
 from rulebook2game.trace import write_text_atomic
 from rulebook2game.workspace import Interface, Workspace, load_interface
 
 if TYPE_CHECKING:
+    from rulebook2game.extract import Rulebook
     from rulebook2game.ingest import IngestOptions
 
 DEFAULT_PLAYERS = 2
@@ -95,7 +95,7 @@ def _copy_atomic(source: Path, target: Path) -> None:
         raise
 
 
-def prepare_workspace(options: IngestOptions) -> tuple[Workspace, RulebookView, str | None]:
+def prepare_workspace(options: IngestOptions) -> tuple[Workspace, Rulebook, str | None]:
     """Make (or refresh) the game directory; return it, the rulebook and the inventory."""
     if not options.rules.is_file():
         raise PdfError(f"{options.rules}: file not found")
@@ -104,7 +104,7 @@ def prepare_workspace(options: IngestOptions) -> tuple[Workspace, RulebookView, 
     interface = _interface(options.interface)
     players = options.players or _oracle_players(options.oracle) or DEFAULT_PLAYERS
     inventory = _inventory(options.vassal)
-    rulebook: RulebookView = extract(options.rules, options.password)
+    rulebook = extract(options.rules, options.password)
     ws = Workspace(options.out)
     ws.root.mkdir(parents=True, exist_ok=True)
     ws.pages_dir.mkdir(exist_ok=True)
@@ -113,7 +113,7 @@ def prepare_workspace(options: IngestOptions) -> tuple[Workspace, RulebookView, 
     if interface is not None and options.interface is not None:
         _copy_atomic(options.interface, ws.root / "interface.toml")
     name = _slug(options.out.resolve().name)
-    title = str(getattr(rulebook, "title", "") or name.replace("_", " ").title())
+    title = rulebook.metadata.title or name.replace("_", " ").title()
     text = game_toml(name, title, players, options.target, options.oracle)
     write_text_atomic(ws.root / "game.toml", text)
     return ws, rulebook, inventory

@@ -117,6 +117,7 @@ class IngestHooks:
 
     def prepare(self, options: IngestOptions) -> Prepared:
         """Copy inputs into the game directory, extract the rulebook, build the context."""
+        reference = target_reference(options.target)  # before anything is written
         ws, rulebook, inventory = prepare_workspace(options)
         config = ws.config()
         interface = ws.root / "interface.toml"
@@ -124,7 +125,7 @@ class IngestHooks:
             game=config.title or config.name,
             players=config.players,
             target=options.target,
-            reference=target_reference(options.target),
+            reference=reference,
             toc=rulebook.toc_text(),
             interface=interface.read_text(encoding="utf-8") if interface.is_file() else None,
             inventory=inventory,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulebook2game.agent.toolbox import (
     CheckReport,
@@ -20,6 +20,9 @@ from rulebook2game.agent.toolbox import (
 from rulebook2game.errors import WorkspaceError
 from rulebook2game.workspace import Workspace
 
+if TYPE_CHECKING:
+    from rulebook2game.extract import Rulebook
+
 
 def _module(name: str, what: str) -> Any:
     try:
@@ -28,27 +31,27 @@ def _module(name: str, what: str) -> Any:
         raise WorkspaceError(f"{what} is not available ({name}: {exc})") from exc
 
 
-def extract(rules: Path, password: str | None = None) -> Any:
-    """The rulebook extracted from a PDF (``rulebook2game.extract.extract_rulebook``)."""
-    return _module("rulebook2game.extract", "rulebook extraction").extract_rulebook(
-        rules, password=password
-    )
+def extract(rules: Path, password: str | None = None) -> Rulebook:
+    """The rulebook extracted from a PDF."""
+    from rulebook2game.extract import extract_rulebook
+
+    return extract_rulebook(rules, password=password)
 
 
-def write_rulebook(rulebook: Any, path: Path) -> None:
-    """Save an extracted rulebook as ``rulebook.json``."""
-    _module("rulebook2game.extract", "rulebook extraction").write_rulebook(rulebook, path)
+def write_rulebook(rulebook: Rulebook, path: Path) -> None:
+    """Save an extracted rulebook as ``rulebook.json`` (atomically)."""
+    from rulebook2game.extract import write_rulebook as write
+
+    write(rulebook, path)
 
 
-def load_rulebook_view(path: Path) -> RulebookView:
+def load_rulebook_view(path: Path) -> Rulebook:
     """The rulebook of a workspace, read back from ``rulebook.json``."""
-    module = _module("rulebook2game.extract", "rulebook extraction")
-    for name in ("read_rulebook", "load_rulebook"):
-        reader = getattr(module, name, None)
-        if reader is not None:
-            view: RulebookView = reader(path)
-            return view
-    raise WorkspaceError("rulebook extraction offers no reader for rulebook.json")
+    from rulebook2game.extract import load_rulebook
+
+    if not path.is_file():
+        raise WorkspaceError(f"{path}: not found (run ingest or extract first)")
+    return load_rulebook(path)
 
 
 class RlCompiler:
@@ -64,7 +67,7 @@ class RlCompiler:
 
 
 def _trace_text(record: Any) -> str:
-    """A finding's counterexample, one step a line, and how it ends."""
+    """A finding's counterexample, one step a line, and where the problem shows."""
     if record.counterexample is None:
         return ""
     lines = []
@@ -72,12 +75,11 @@ def _trace_text(record: Any) -> str:
         who = "chance" if step.player < 0 else f"player {step.player}"
         lines.append(f"{step.t:>3}  {who:<9} {step.action}")
     if not lines:
-        lines.append("(the initial state)")
-    if record.end is not None:
-        returns = f", returns {record.end.returns}" if record.end.returns is not None else ""
-        lines.append(f"end: terminal={str(record.end.terminal).lower()}{returns}")
-    if record.step is not None:
+        lines.append("(no action: the initial state)")
+    if record.step is not None and record.step < len(record.counterexample):
         lines.append(f"(the problem shows at step {record.step})")
+    elif record.counterexample:
+        lines.append("(the problem shows in the state after the last action)")
     return "\n".join(lines)
 
 

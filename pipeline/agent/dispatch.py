@@ -9,6 +9,7 @@ out of the loop.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -120,8 +121,9 @@ class ToolRunner:
             return ToolOutcome(self.toolbox.rulebook.toc_text())
         try:
             return ToolOutcome(self.toolbox.rulebook.section_text(args.section_id.strip()))
-        except (KeyError, LookupError, ValueError):
-            raise ToolRetry("no_such_section", section_id=args.section_id) from None
+        except (LookupError, ValueError) as exc:
+            hint = str(exc.args[0]) if exc.args else ""
+            raise ToolRetry("no_such_section", section_id=args.section_id, hint=hint) from None
 
     def _list_pages(self, args: tools.NoArgs) -> ToolOutcome:
         listing = [
@@ -208,11 +210,12 @@ class ToolRunner:
             text = self.toolbox.rulebook.section_text(section)
         except (KeyError, LookupError, ValueError):
             return ""
-        if "#" in cite:
-            lines = [line.strip() for line in text.splitlines() if cite in line]
-            if lines:
-                text = " ".join(lines)
         text = " ".join(text.split())
+        if "#" in cite:
+            sentence = re.search(rf"\[{re.escape(cite)}\]\s*(.*?)(?=\s*\[[^\]\s]+#\d+\]|$)", text)
+            if sentence is None:
+                return ""
+            text = sentence.group(1)
         return text if len(text) <= MAX_CITED_CHARS else text[:MAX_CITED_CHARS] + " ..."
 
     def _unknown_cites(self, cites: tuple[str, ...]) -> list[str]:

@@ -10,9 +10,9 @@ from rulebook2game.agent.toolbox import CheckReport, CompileReport, Finding, Too
 from rulebook2game.llm.messages import AssistantMessage, ChatResponse, TokenUsage, ToolCall
 from rulebook2game.workspace import Workspace
 
-SECTIONS = {
-    "1": "1#1 The board has three columns.\n1#2 Players alternate.",
-    "2": "2#1 A player who fills a column wins.",
+SECTIONS = {  # rendered like the real rulebook: sentence ids in brackets
+    "1": "[1] Setup\n\n[1#1] The board has three columns. [1#2] Players alternate.",
+    "2": "[2] Winning\n\n[2#1] A player who fills a column wins.",
 }
 
 

@@ -7,26 +7,32 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.agent import AgentSettings, PromptContext, RunLog, run_translation
+from rulebook2game.agent import AgentSettings, PromptContext, RunLog, Toolbox, run_translation
 from rulebook2game.agent.pages import MAX_PAGE_CHARS
+from rulebook2game.agent.toolbox import CheckReport
 from rulebook2game.errors import ModelError
 from rulebook2game.llm.messages import ChatRequest, ChatResponse, ToolMessage, UserMessage
 from rulebook2game.llm.model import ScriptedModel
 from rulebook2game.llm.usage import Budget
 from rulebook2game.workspace import Workspace
 
-from .fakes import fake_toolbox, page, reply
+from .fakes import FakeChecker, fake_toolbox, page, reply
 
 CONTEXT = PromptContext(game="Columns", players=2, target="rl", reference="(notes)", toc="1 Setup")
 
 
-def run(tmp_path: Path, script: list[ChatResponse], budget: Budget | None = None):  # type: ignore[no-untyped-def]
+def run(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    script: list[ChatResponse],
+    budget: Budget | None = None,
+    toolbox: Toolbox | None = None,
+):
     ws = Workspace(tmp_path / "game")
     ws.root.mkdir(exist_ok=True)
     model = ScriptedModel(script)
     log = RunLog.open(ws.runs_dir / "r1")
     settings = AgentSettings("m", budget or Budget(max_turns=20))
-    state = run_translation(ws, fake_toolbox(), model, settings, log, CONTEXT)
+    state = run_translation(ws, toolbox or fake_toolbox(), model, settings, log, CONTEXT)
     return state, model, ws, log
 
 
@@ -53,7 +59,7 @@ def test_translate_check_finish(tmp_path: Path) -> None:
     assert state.turn == 4 and state.repairs == 0
     assert state.total.prompt_tokens == 400
     # the second request carries the table of contents and the section text
-    assert "1#2 Players alternate." in tool_results(model.requests[1])[1]
+    assert "[1#2] Players alternate." in tool_results(model.requests[1])[1]
     versions = events(log, "page_version")
     assert [v["page"] for v in versions] == ["board"]
     assert (log.root / versions[0]["diff"]).read_text().startswith("--- /dev/null")
@@ -170,6 +176,28 @@ def test_resume_replays_log_without_new_calls(tmp_path: Path) -> None:
     assert [e["turn"] for e in events(log, "response")] == [0, 1, 2]  # none twice
     assert len(events(log, "tool_result")) == 3
     assert events(log, "resume")
+
+
+def test_resume_after_a_crash_inside_a_tool_reruns_only_that_tool(tmp_path: Path) -> None:
+    script = [
+        reply(("write_page", {"name": "board", "content": page("board")})),
+        reply(("run_checks", {})),
+        reply(("finish", {"summary": "ok"})),
+    ]
+
+    class Crashing(FakeChecker):
+        def check(self, workspace: Workspace) -> CheckReport:
+            raise KeyboardInterrupt
+
+    crashing = fake_toolbox()
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, script, toolbox=Toolbox(crashing.rulebook, crashing.compiler, Crashing()))
+    toolbox = fake_toolbox()
+    state, model, ws, log = run(tmp_path, script[2:], toolbox=toolbox)
+    assert state.status == "finished" and len(model.requests) == 1
+    assert isinstance(toolbox.checker, FakeChecker) and toolbox.checker.calls == 1
+    assert [e["name"] for e in events(log, "tool_result")] == ["write_page", "run_checks", "finish"]
+    assert len(events(log, "tool_call")) == 3 and ws.pages()
 
 
 def test_resumed_log_survives_a_torn_last_line(tmp_path: Path) -> None:

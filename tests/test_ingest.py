@@ -1,0 +1,154 @@
+"""``rulebook2game ingest`` end to end against the scripted OpenAI-compatible server.
+
+The scripts in ``tests/data/ingest/`` play a model that writes the corpus' gold pages
+(tic-tac-toe), or a wrong connect-four win page (three in a row) that the checks must
+catch before the scripted fix. Assertions are on outcomes and logs, not on wording.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebook2game.cli import app
+from rulebook2game.resources import CORPORA_DIR, PROJECT_DIR
+from tests.fake_openai import FakeOpenAIServer, load_script
+
+DATA = Path(__file__).resolve().parent / "data" / "ingest"
+NO_ENDPOINT = {"OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
+
+pytestmark = pytest.mark.skipif(shutil.which("ld") is None, reason="rlc needs the system linker")
+
+
+def _args(game: str, out: Path, *extra: str) -> list[str]:
+    corpus = CORPORA_DIR / game
+    return [
+        "ingest", str(corpus / "rules.pdf"), "-o", str(out),
+        "--interface", str(corpus / "interface.toml"), "--oracle", f"openspiel:{game}",
+        *extra,
+    ]  # fmt: skip
+
+
+def _events(run_dir: Path) -> list[dict[str, Any]]:
+    lines = (run_dir / "events.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def _only_run(out: Path) -> Path:
+    runs = [p for p in (out / "runs").iterdir() if (p / "run.json").exists()]
+    assert len(runs) == 1
+    return runs[0]
+
+
+def _ingest(game: str, script: str, out: Path, *extra: str) -> tuple[Any, FakeOpenAIServer]:
+    with FakeOpenAIServer(load_script(DATA / script)) as server:
+        args = _args(game, out, "--base-url", server.base_url, "--model", "any", *extra)
+        result = CliRunner().invoke(app, args, env=NO_ENDPOINT)
+    return result, server
+
+
+def test_tic_tac_toe_through_tool_calls_ends_green(tmp_path: Path) -> None:
+    out = tmp_path / "ttt"
+    result, server = _ingest("tic_tac_toe", "tic_tac_toe.json", out)
+    assert result.exit_code == 0, result.output
+    for page in ("board", "turn", "win"):
+        gold = (CORPORA_DIR / "tic_tac_toe" / "pages" / f"{page}.rl").read_text()
+        assert (out / "pages" / f"{page}.rl").read_text() == gold
+    run = _only_run(out)
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["status"] == "green" and summary["agent_status"] == "finished"
+    assert summary["turns"] == len(server.received) == 6
+    kinds = {e["event"] for e in _events(run)}
+    assert {"request", "response", "tool_call", "tool_result", "page_version", "stop",
+            "final_check"} <= kinds  # fmt: skip
+    assert len(list((run / "pages").glob("*.diff"))) == 3
+    assert json.loads((out / "reports" / "check.json").read_text())["ok"] is True
+    assert (out / "AGENTS.md").is_file() and (out / "rulebook.json").is_file()
+
+
+@pytest.mark.slow
+def test_mistranslated_connect_four_is_caught_and_repaired(tmp_path: Path) -> None:
+    out = tmp_path / "c4"
+    result, server = _ingest("connect_four", "connect_four_repair.json", out)
+    assert result.exit_code == 0, result.output
+    run = _only_run(out)
+    events = _events(run)
+    checks = [e for e in events if e["event"] == "tool_result" and e["name"] == "run_checks"]
+    assert [c["outcome"]["effect"] for c in checks] == ["checks_failed", "checks_green"]
+    # the request after the failed check carries the repair message with a counterexample
+    after = next(r for r in server.received if r.step == 4).body["messages"][-1]
+    assert after["role"] == "tool" and after["content"] == checks[0]["outcome"]["content"]
+    assert "drop(col=" in after["content"] and "win" in after["content"]
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["status"] == "green" and summary["repairs"] == 1
+    assert set(summary["usage"]) == {"translate", "repair"}
+    assert ">= 4" in (out / "pages" / "win.rl").read_text()
+
+
+def test_no_endpoint_stops_after_extraction_with_a_brief(tmp_path: Path) -> None:
+    out = tmp_path / "c4"
+    result = CliRunner().invoke(app, _args("connect_four", out), env=NO_ENDPOINT)
+    assert result.exit_code == 3, result.output
+    brief = (out / "AGENTS.md").read_text()
+    assert "rulebook2game tool" in brief and "drop" in brief  # commands and the interface
+    assert "[5.1]" in brief  # the table of contents with section ids
+    assert json.loads((out / "rulebook.json").read_text())
+    assert not (out / "runs").exists() and not list((out / "pages").iterdir())
+    assert "AGENTS.md" in result.output
+
+
+def test_bad_input_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "game"
+    missing = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope.pdf"), "-o", str(out)])
+    assert missing.exit_code == 2 and not out.exists()
+    bad = tmp_path / "interface.toml"
+    bad.write_text("[[actions]]\nname = 3\n")
+    rules = str(CORPORA_DIR / "connect_four" / "rules.pdf")
+    broken = CliRunner().invoke(app, ["ingest", rules, "-o", str(out), "--interface", str(bad)])
+    assert broken.exit_code == 2 and not out.exists()
+    oracle = CliRunner().invoke(app, ["ingest", rules, "-o", str(out), "--oracle", "chess:x"])
+    assert oracle.exit_code == 2 and not out.exists()
+    assert "Traceback" not in missing.output + broken.output + oracle.output
+
+
+@pytest.mark.slow
+def test_resume_after_kill_repeats_no_model_call(tmp_path: Path) -> None:
+    out = tmp_path / "ttt"
+    script = load_script(DATA / "tic_tac_toe.json")
+    # step 4 (run_checks) first stalls: the process is killed while it waits for it
+    stalled = script.steps[4].model_copy(update={"fail": ({"delay": 60.0},)})
+    script = script.model_copy(update={"steps": (*script.steps[:4], stalled, *script.steps[5:])})
+    env = {**os.environ, **NO_ENDPOINT, "PYTHONPATH": str(PROJECT_DIR)}
+    with FakeOpenAIServer(script) as server:
+        args = _args("tic_tac_toe", out, "--base-url", server.base_url, "--model", "any")
+        command = [sys.executable, "-m", "rulebook2game", *args]
+        first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)  # fmt: skip
+        deadline = time.monotonic() + 120
+        while not any(r.step == 4 for r in server.received):
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.1)
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        before = len(server.received)
+        second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        received = server.received
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert [r.step for r in received[before:]] == [4, 5]  # steps 0-3 came from the log
+    assert sorted(r.step for r in received) == [0, 1, 2, 3, 4, 4, 5]
+    run = _only_run(out)
+    events = _events(run)
+    assert any(e["event"] == "resume" for e in events)
+    turns = [e["turn"] for e in events if e["event"] == "response"]
+    assert turns == sorted(set(turns)) == list(range(6))
+    assert json.loads((run / "summary.json").read_text())["status"] == "green"
