@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rulebook2game._version import __version__
 from rulebook2game.cli import diff as _diff
+from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
 from rulebook2game.cli import regress as _regress
 from rulebook2game.cli import tool as _tool
@@ -27,6 +28,7 @@ app = typer.Typer(
 )
 
 _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
+    _extract.register,
     _diff.register,
     _regress.register,
     _ingest.register,

@@ -141,10 +141,15 @@ def _open_document(path: Path, fh: BinaryIO, password: str | None) -> PDFDocumen
             raise PdfError(f"{path} is encrypted; give its password with --password") from exc
         raise PdfError(f"{path}: wrong password") from exc
     except _DAMAGED as exc:
+        if not _has_eof_marker(fh):
+            raise PdfError(_TRUNCATED.format(path=path)) from exc
         raise PdfError(f"{path} is damaged and cannot be read ({_why(exc)})") from exc
     if any(isinstance(x, PDFXRefFallback) for x in document.xrefs) and not _has_eof_marker(fh):
-        raise PdfError(f"{path} is truncated (it ends before the end-of-file marker)")
+        raise PdfError(_TRUNCATED.format(path=path))
     return document
+
+
+_TRUNCATED = "{path} is truncated (it ends before the end-of-file marker); get a complete copy"
 
 
 def _has_eof_marker(fh: BinaryIO) -> bool:
