@@ -57,6 +57,7 @@ def saved_game(with_steps: bool = True) -> str:
         add("p1", UNIT, ["1", "North,full", basic_state("Main Map", 10, 20, "1")]),
         add("p2", SUPPLY, [basic_state("Main Map", 10, 20, "7")]),
         "+/s1/stack/" + enc(["Main Map", "10", "20", "p1", "p2", "@@1"], ";"),
+        "+/s2/stack/" + enc(["null", "0", "0", "@@-1"], ";"),  # empty: no event
     )
     restore = ["begin_save", "", pieces, "GlobalProperty\t;Turn;1;", "PLAYER\tann\tbob", "end_save"]
     if not with_steps:
@@ -74,6 +75,7 @@ def saved_game(with_steps: bool = True) -> str:
         "LOG\t" + "CHAT<ann> odd; chars / \\ 'here'",
         "LOG\t" + "-/p2",
         "LOG\t" + "GlobalProperty\t;Turn;2;",
+        "LOG\t" + "D/" + enc(["s1", enc(["Main Map", "10", "20", "p1", "@@1"], ";")], "/"),
     ]
     return commands(*restore, *steps)
 
@@ -105,7 +107,7 @@ def _pieces(log: GameLog) -> list[PieceEvent]:
 
 def test_setup_and_steps(log_file: Path) -> None:
     log = read_log(log_file)
-    assert (log.file_kind, log.module_name, log.steps, log.pieces) == ("log", "Test Game", 6, 2)
+    assert (log.file_kind, log.module_name, log.steps, log.pieces) == ("log", "Test Game", 7, 2)
     assert [e.kind for e in log.events if e.step == 0][:1] == ["setup"]
     adds = [e for e in _pieces(log) if e.kind == "add"]
     assert [(e.piece, e.map, e.x, e.y, e.step) for e in adds] == [
@@ -113,8 +115,9 @@ def test_setup_and_steps(log_file: Path) -> None:
         ("p2", "Main Map", 10, 20, 0),
     ]
     assert adds[0].properties == {"Side": "North", "Fuel": "full"}
-    (stack,) = [e for e in log.events if isinstance(e, StackEvent)]
+    stack, changed = [e for e in log.events if isinstance(e, StackEvent)]
     assert stack.pieces == ["Tank", "p2"] and stack.summary == "stack at Main Map (10,20): Tank, p2"
+    assert (changed.step, changed.stack_id, changed.pieces) == (7, "s1", ["Tank (reduced)"])
     props = [e for e in log.events if isinstance(e, PropertyEvent)]
     assert [(p.name, p.value, p.step) for p in props] == [("Turn", "1", 0), ("Turn", "2", 6)]
 
@@ -166,13 +169,13 @@ def test_saved_game_without_steps(tmp_path: Path) -> None:
 
 def test_unobfuscated_text_is_read_too(tmp_path: Path) -> None:
     path = write_zip(tmp_path / "plain.vlog", {"savedGame": saved_game()})
-    assert read_log(path).steps == 6
+    assert read_log(path).steps == 7
 
 
 def test_extract_log_with_module(log_file: Path, module_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "events.json"
     summary = extract_vassal(log_file, out, module_file)
-    assert summary.startswith("game.vlog: ") and "6 steps" in summary and "1 moves" in summary
+    assert summary.startswith("game.vlog: ") and "7 steps" in summary and "1 moves" in summary
     log = GameLog.model_validate_json(out.read_text(encoding="utf-8"))
     assert any(isinstance(e, PieceEvent) and e.piece == "Supply" for e in log.events)
 

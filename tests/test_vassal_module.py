@@ -118,6 +118,9 @@ def build_file(root: str = "VASSAL.build.GameModule", extra: str = "") -> str:
     <{P}.turn.ListTurnLevel property="Phase" list="Move,Fight,Supply"/>
   </{P}.turn.TurnTracker>
   <Custom.Unknown.Component foo="bar"><nested x="1">note</nested></Custom.Unknown.Component>
+  <{P}.PredefinedSetup name="Scenarios" useFile="false">
+    <{P}.PredefinedSetup name="Opening" file="opening.vsav" useFile="true"/>
+  </{P}.PredefinedSetup>
   {extra}
 </{root}>
 """
@@ -280,6 +283,7 @@ def test_render_has_one_line_per_kind(inventory: ModuleInventory) -> None:
         " Card A x2, Card B" in text
     )
     assert "Dice 2d6: 2d6+1" in text
+    assert "Predefined setups (1): Opening" in text
     assert "Turn level Phase (ListTurnLevel): Move, Fight, Supply" in text
     assert sum(
         1 for line in text.splitlines() if line.startswith("  piece ") or line.startswith("  card ")

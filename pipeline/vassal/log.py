@@ -116,6 +116,7 @@ class _Decoder:
     warnings: list[str] = field(default_factory=list)
     pieces: dict[str, _Piece] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    stacks: set[str] = field(default_factory=set)
     slot_names: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -183,16 +184,20 @@ class _Decoder:
             )
         )
 
-    def _stack(self, stack_id: str, state: str) -> None:
+    def _stack(self, stack_id: str, state: str, *, known: bool = False) -> None:
+        """A stack set (added, or changed when ``known``); an empty new stack says nothing."""
+        self.stacks.add(stack_id)
         parts = decode(state, ";") if state else []
         map_name, x, y = _place(parts)
         members = [p for p in parts[3:] if not p.startswith("@@")]
+        if not members and not known:
+            return
         names = [self.names.get(m, m) for m in members]
         where = f" at {map_name} ({x},{y})" if map_name else ""
         self.events.append(
             StackEvent(
                 step=self.step,
-                summary=f"stack{where}: {', '.join(names)}" if names else f"empty stack{where}",
+                summary=f"stack{where}: {', '.join(names) or 'empty'}",
                 stack_id=stack_id,
                 map=map_name,
                 x=x,
@@ -202,6 +207,9 @@ class _Decoder:
         )
 
     def _remove(self, piece_id: str) -> None:
+        if piece_id in self.stacks:
+            self.stacks.discard(piece_id)
+            return
         name = self.names.get(piece_id, piece_id)
         self.pieces.pop(piece_id, None)
         self.events.append(
@@ -219,6 +227,9 @@ class _Decoder:
         piece_id = decoder.next("")
         new_state = decoder.next("")
         old_state = decoder.next() if decoder.has_more() else None
+        if piece_id in self.stacks:
+            self._stack(piece_id, new_state, known=True)
+            return
         piece = self.pieces.get(piece_id)
         if piece is None:
             changes = ["state of a piece not seen before"]

@@ -134,6 +134,13 @@ def _rest(inventory: ModuleInventory) -> list[str]:
             lines.append(f"Dice {dice.name}: {dice.dice}d{dice.sides}{plus}")
     for level in inventory.turn_levels:
         lines.append(f"Turn level {level.name} ({level.kind}): {_cut(level.values)}")
+    setups = [
+        c.attributes.get("name", "")
+        for c in inventory.other_components
+        if c.class_name.endswith(".PredefinedSetup") and c.attributes.get("useFile") == "true"
+    ]
+    if setups:
+        lines.append(f"Predefined setups ({len(setups)}): {_cut(setups)}")
     if inventory.other_components:
         counts = Counter(c.class_name.rsplit(".", 1)[-1] for c in inventory.other_components)
         listed = [f"{n} x{c}" if c > 1 else n for n, c in counts.most_common()]
