@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +44,7 @@ from rulebook2game.llm import (
     price_for,
     resolve_endpoint,
 )
-from rulebook2game.llm.pricing import DEFAULT_PRICES
+from rulebook2game.llm.pricing import DEFAULT_PRICES, Price
 from rulebook2game.llm.retry import RetryEvent
 from rulebook2game.trace import write_text_atomic
 from rulebook2game.workspace import Workspace
@@ -174,7 +175,9 @@ def ingest(
 ) -> IngestResult:
     """Run the whole job; see the module docstring."""
     hooks = hooks or IngestHooks()
+    started = time.monotonic()
     prepared = hooks.prepare(options)
+    timings = {"prepare": time.monotonic() - started}
     brief = hooks.write_brief(prepared)
     endpoint = resolve_endpoint(options.base_url, options.env)
     if endpoint is None:
@@ -195,16 +198,18 @@ def ingest(
     )
     if on_progress is not None:
         on_progress(Progress(state.turn, "final_check"))
+    started = time.monotonic()
     report = toolbox.checker.check(prepared.workspace)
+    timings["final_check"] = time.monotonic() - started
     outcome: Outcome = "green" if report.green else "not_green"
     log.append(
         "final_check", green=report.green, summary=report.summary, findings=len(report.findings)
     )
-    log.write_json("summary.json", _summary(log, state, report, outcome))
+    log.write_json("summary.json", _summary(log, state, report, outcome, timings))
     return IngestResult(outcome, prepared.workspace, brief, log, state, report)
 
 
-def _price(options: IngestOptions) -> Any:
+def _price(options: IngestOptions) -> Price | None:
     table = load_prices(options.prices or DEFAULT_PRICES)
     return price_for(options.model or "", table, options.price_in, options.price_out)
 
@@ -228,7 +233,11 @@ def _run_meta(options: IngestOptions, prepared: Prepared, endpoint: Endpoint) ->
 
 
 def _summary(
-    log: RunLog, state: LoopState, report: CheckReport, outcome: Outcome
+    log: RunLog,
+    state: LoopState,
+    report: CheckReport,
+    outcome: Outcome,
+    timings: dict[str, float],
 ) -> dict[str, Any]:
     times = [e["time"] for e in log.events if "time" in e]
     return {
@@ -242,6 +251,7 @@ def _summary(
         "usage": {stage: usage.to_json() for stage, usage in state.usage.items()},
         "total": state.total.to_json(),
         "seconds": {
+            **{stage: round(seconds, 3) for stage, seconds in timings.items()},
             "model": round(
                 sum(e.get("seconds", 0) for e in log.events if e["event"] == "response"), 3
             ),

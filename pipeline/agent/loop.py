@@ -8,6 +8,7 @@ records every step so an interrupted run continues where it stopped.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -146,13 +147,35 @@ def _handle_call(
             outcome=outcome.to_json(),
             seconds=round(time.monotonic() - started, 3),
         )
-    session.on_progress(Progress(turn, call.name, _describe(outcome)))
+    session.on_progress(Progress(turn, call.name, describe_call(call, outcome)))
     state, content = apply_outcome(state, outcome)
     return replace(state, history=(*state.history, ToolMessage(call.id, content)))
 
 
-def _describe(outcome: ToolOutcome) -> str:
-    return f"{outcome.effect}: {outcome.detail}" if outcome.detail else outcome.effect
+_EFFECT_WORDS = {
+    "none": "ok",
+    "retry": "correction",
+    "page_changed": "changed",
+    "compiled": "compiles",
+    "compile_failed": "compile errors",
+    "checks_green": "green",
+    "checks_failed": "problems found",
+    "finish": "finish",
+}
+
+
+def describe_call(call: ToolCall, outcome: ToolOutcome) -> str:
+    """One short line about a call and its outcome (for progress displays)."""
+    try:
+        args = json.loads(call.arguments) if call.arguments.strip() else {}
+    except ValueError:
+        args = {}
+    if not isinstance(args, dict):
+        args = {}
+    shown = ", ".join(f"{k}={v}" for k, v in args.items() if k in ("name", "section_id"))
+    words = _EFFECT_WORDS.get(outcome.effect, outcome.effect)
+    detail = f" ({outcome.detail})" if outcome.detail and outcome.detail != args.get("name") else ""
+    return f"{shown + ' ' if shown else ''}-> {words}{detail}"
 
 
 def apply_outcome(state: LoopState, outcome: ToolOutcome) -> tuple[LoopState, str]:

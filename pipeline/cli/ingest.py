@@ -27,26 +27,22 @@ _PATH = {"exists": False, "dir_okay": False}
 
 
 def _report(result: IngestResult) -> None:
+    """The run in a few lines, then the check report as ``rulebook2game check`` shows it."""
     if result.run is None or result.agent is None or result.report is None:
         return
-    state, report = result.agent, result.report
+    state, total = result.agent, result.agent.total
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_row("run", str(result.run.root))
-    table.add_row("agent", f"{state.status}" + (f" ({state.reason})" if state.reason else ""))
-    total = state.total
-    cost = f", ${total.cost:.4f}" if total.cost is not None else ""
+    table.add_row("agent", (state.status or "") + (f" ({state.reason})" if state.reason else ""))
     table.add_row("turns", f"{state.turn} ({state.repairs} repair rounds)")
-    table.add_row("tokens", f"{total.tokens:,} ({total.cached} cached responses{cost})")
-    verdict = "[green]green[/]" if report.green else "[red]not green[/]"
-    table.add_row("checks", f"{verdict} {report.summary}")
+    cost = "cost unknown (no price for this model)" if total.cost is None else f"${total.cost:.4f}"
+    table.add_row("tokens", f"{total.tokens:,}, {total.cached} responses from cache/log; {cost}")
     console.print(table)
-    for finding in report.findings:
-        console.print(f"  [red]✗[/] {finding.check}: {finding.kind}: {finding.message}")
-        if finding.trace:
-            console.print(f"[dim]{finding.trace}[/]", highlight=False)
-    if not report.compile.ok:
-        for line in report.compile.diagnostics:
-            console.print(f"  [red]✗[/] {line}", highlight=False)
+    report_json = result.workspace.reports_dir / "check.json"
+    if report_json.is_file():
+        from rulebook2game.check.report import load_report, render_console
+
+        render_console(load_report(report_json), console)
 
 
 def ingest_command(
@@ -113,6 +109,7 @@ def ingest_command(
                 f"no model endpoint (--base-url, OPENAI_BASE_URL, OPENAI_API_KEY): wrote "
                 f"{result.brief} for a coding agent; nothing checked (exit 3)",
                 highlight=False,
+                soft_wrap=True,
             )
         _report(result)
     raise typer.Exit(code=result.exit_code)
