@@ -67,7 +67,9 @@ class GameOutcome:
 
     def rerun_command(self, settings: RegressSettings) -> str:
         """The command that re-runs this game's checks with the same seed."""
-        return shlex.join(["rulebook2game", "check", str(self.path), "--seed", str(settings.seed)])
+        words = ["rulebook2game", "check", str(self.path), "--seed", str(settings.seed)]
+        words += ["--fuzz", str(settings.fuzz_playouts)]
+        return shlex.join([*words, "--oracle-runs", str(settings.oracle_trajectories)])
 
 
 @dataclass(frozen=True)
@@ -104,13 +106,8 @@ def game_dirs(root: Path) -> list[Path]:
 
 
 def available_stages() -> tuple[Callable[..., Any], ...]:
-    """The check stages to run: compile, replay, and fuzz/oracle where they exist."""
-    stages = list(check_run.DEFAULT_STAGES)
-    for name in ("fuzz_stage", "oracle_stage"):
-        stage = getattr(check_run, name, None)
-        if stage is not None and stage not in stages:
-            stages.append(stage)
-    return tuple(stages)
+    """Every check stage this version has (``ALL_STAGES``), else compile and replay."""
+    return tuple(getattr(check_run, "ALL_STAGES", check_run.DEFAULT_STAGES))
 
 
 def regress_game(path: Path, settings: RegressSettings) -> GameOutcome:

@@ -63,12 +63,13 @@ def test_broken_page_fails_with_a_counterexample(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     _break("connect_four", corpus)
-    out = CliRunner().invoke(app, ["regress", str(corpus), "--fuzz", "5", "--oracle", "2"])
+    out = CliRunner().invoke(app, ["regress", str(corpus), "--fuzz", "5", "--oracle-runs", "2"])
     assert out.exit_code == 1, out.output
     assert "FAIL connect_four" in out.output
     assert "counterexample (" in out.output
     assert "  0 player 0  drop(col=" in out.output  # its steps are printed
-    assert f"re-run: rulebook2game check {corpus / 'connect_four'} --seed 0" in out.output
+    rerun = f"re-run: rulebook2game check {corpus / 'connect_four'} --seed 0 --fuzz 5"
+    assert rerun in out.output
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rulebook2game._version import __version__
 from rulebook2game.cli import diff as _diff
+from rulebook2game.cli import eval as _eval
 from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
 from rulebook2game.cli import regress as _regress
@@ -31,6 +32,7 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _extract.register,
     _diff.register,
     _regress.register,
+    _eval.register,
     _ingest.register,
     _tool.register,
 )

@@ -15,6 +15,8 @@ from rulebook2game.errors import BadInputError
 from rulebook2game.regress import GameOutcome, RegressResult, RegressSettings, regress
 from rulebook2game.trace import write_text_atomic
 
+SHOWN_STEPS = 24
+"""Counterexample steps printed (the first and last half); ``--json`` has them all."""
 _COLOURS = {"ok": "green", "failed": "red", "error": "red", "skipped": "dim"}
 
 
@@ -42,10 +44,15 @@ def _counterexample(finding: FindingRecord) -> list[str]:
     if finding.counterexample is not None:
         how = "the golden trace up to the divergence" if finding.stage == "replay" else "shrunk"
         lines.append(f"  counterexample ({len(finding.counterexample)} steps, {how}):")
-        lines += [
+        steps = [
             f"    {s.t:>3} {'chance' if s.player == -1 else f'player {s.player}':<9} {s.action}"
             for s in finding.counterexample
-        ] or ["    (the initial state)"]
+        ]
+        if len(steps) > SHOWN_STEPS:
+            hidden = len(steps) - SHOWN_STEPS
+            half = SHOWN_STEPS // 2
+            steps = [*steps[:half], f"    ... {hidden} steps (all in --json) ...", *steps[-half:]]
+        lines += steps or ["    (the initial state)"]
         if finding.end is not None and finding.end.terminal:
             lines.append(f"    end: terminal, returns {finding.end.returns}")
     return lines
@@ -106,7 +113,9 @@ def regress_command(
     corpus: Annotated[Path, typer.Argument(help="A corpus folder of game dirs (or one game dir).")],
     seed: Annotated[int, typer.Option(help="Seed of the fuzz and oracle passes.")] = 0,
     fuzz: Annotated[int, typer.Option(help="Fuzz playouts per game.")] = 100,
-    oracle: Annotated[int, typer.Option(help="Oracle trajectories per game.")] = 20,
+    oracle: Annotated[
+        int, typer.Option("--oracle-runs", help="Oracle trajectories per game.")
+    ] = 20,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Games checked at once.")] = 2,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the full result as JSON here.")
@@ -119,7 +128,7 @@ def regress_command(
     """
     with fail_cleanly():
         if fuzz < 0 or oracle < 0 or jobs < 1:
-            raise BadInputError("--fuzz and --oracle must be >= 0, --jobs >= 1")
+            raise BadInputError("--fuzz and --oracle-runs must be >= 0, --jobs >= 1")
         settings = RegressSettings(
             seed=seed, fuzz_playouts=fuzz, oracle_trajectories=oracle, jobs=jobs
         )

@@ -1,0 +1,130 @@
+"""``rulebook2game eval``: translation and detection metrics per game and overall.
+
+``rulebook2game eval corpora/`` (or a game directory, or a suite file) measures every
+game and writes ``evals/reports/<date>-<suite>.json`` and ``.md``;
+``rulebook2game eval --compare OLD.json NEW.json`` compares two reports.
+
+The mutant kill rate (``--mutants``) is a separate hook: it calls
+``rulebook2game.evals.mutants.run_mutants`` when that module exists (see
+:mod:`rulebook2game.evals`), and says so when it does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulebook2game.cli._common import console, err_console, fail_cleanly
+from rulebook2game.errors import BadInputError
+from rulebook2game.evals.compare import compare_reports, regressions
+from rulebook2game.evals.metrics import mutants_available
+from rulebook2game.evals.render import compare_markdown, compare_table, rich_table
+from rulebook2game.evals.render import render_markdown as render_report
+from rulebook2game.evals.report import GameRecord, load_eval_report, write_eval_report
+from rulebook2game.evals.run import run_suite
+from rulebook2game.evals.suite import Suite, adhoc_suite, load_suite
+from rulebook2game.resources import EVALS_DIR
+from rulebook2game.trace import write_text_atomic
+
+DEFAULT_SUITE = EVALS_DIR / "corpus.toml"
+
+
+def _suite(target: Path | None, suite_file: Path | None) -> Suite:
+    if target is not None and suite_file is not None:
+        raise BadInputError("give a corpus folder or --suite, not both")
+    if suite_file is not None:
+        return load_suite(suite_file)
+    if target is None:
+        return load_suite(DEFAULT_SUITE)
+    if target.is_file() and target.suffix == ".toml":
+        return load_suite(target)
+    return adhoc_suite(target)
+
+
+def _progress(record: GameRecord) -> None:
+    verdict = "[green]pass[/]" if record.check_passes else "[red]fail[/]"
+    err_console.print(f"[dim]{record.game}: check {verdict} ({record.seconds:.1f} s)[/]")
+
+
+def _compare(paths: tuple[Path, Path], output: Path | None, fail_on_worse: bool) -> None:
+    old, new = (load_eval_report(p) for p in paths)
+    changes = compare_reports(old, new)
+    console.print(compare_table(changes))
+    worse = regressions(changes)
+    console.print(f"{len(worse)} metric(s) got worse" if worse else "nothing got worse")
+    if output is not None:
+        write_text_atomic(output, compare_markdown(changes, old, new))
+        err_console.print(f"wrote {output}")
+    if worse and fail_on_worse:
+        raise typer.Exit(code=1)
+
+
+def eval_command(
+    target: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Corpus folder, game directory or suite file (default: evals/corpus.toml)."
+        ),
+    ] = None,
+    suite_file: Annotated[Path | None, typer.Option("--suite", help="A suite file.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of every randomized measure.")] = None,
+    trajectories: Annotated[
+        int | None, typer.Option(help="Oracle-agreement trajectories per game.")
+    ] = None,
+    fuzz: Annotated[int | None, typer.Option(help="Fuzz playouts of the check run.")] = None,
+    oracle: Annotated[
+        int | None, typer.Option("--oracle-runs", help="Oracle trajectories of the check run.")
+    ] = None,
+    mutants: Annotated[
+        bool, typer.Option("--mutants", help="Also measure the mutant kill rate.")
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="Reports folder (default: evals/reports/).")
+    ] = None,
+    compare: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option("--compare", help="Compare two reports: OLD.json NEW.json."),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="With --compare: write Markdown here.")
+    ] = None,
+    fail_on_worse: Annotated[
+        bool, typer.Option("--fail-on-worse", help="With --compare: exit 1 if a metric got worse.")
+    ] = False,
+) -> None:
+    """Measure translation quality per game and overall, and write a report."""
+    with fail_cleanly():
+        if compare is not None:
+            _compare(compare, output, fail_on_worse)
+            return
+        for name, value in (
+            ("--trajectories", trajectories),
+            ("--fuzz", fuzz),
+            ("--oracle-runs", oracle),
+        ):
+            if value is not None and value < 0:
+                raise BadInputError(f"{name} must be >= 0")
+        suite = _suite(target, suite_file).with_settings(
+            seed=seed,
+            trajectories=trajectories,
+            fuzz=fuzz,
+            oracle=oracle,
+            mutants=True if mutants else None,
+        )
+        if suite.settings.mutants and not mutants_available():
+            err_console.print(
+                "[yellow]note:[/] no mutant runner in this version "
+                "(rulebook2game.evals.mutants); the kill rate is not measured"
+            )
+        report = run_suite(suite, on_game=_progress)
+        console.print(rich_table(report))
+        paths = write_eval_report(report, out or EVALS_DIR / "reports", render_report(report))
+        console.print(f"wrote {paths[0]} and {paths[1]}")
+        console.print(f"repeat: {report.command}", markup=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``eval`` to the command line."""
+    app.command("eval")(eval_command)

@@ -1,0 +1,184 @@
+"""Measure one game: compile, checks, oracle agreement, golden traces, coverage, mutants, runs.
+
+- *compiles* and *check passes*: one :func:`rulebook2game.check.run.run_check` with the
+  suite's fuzz and oracle budgets and seed (every stage this version has).
+- *golden traces*: traces the check's replay stage passed / traces in ``traces/``.
+- *oracle agreement*: ``trajectories`` lockstep walks
+  (:func:`rulebook2game.check.oracle.walk`) of the compiled engine against the oracle
+  of ``game.toml``; walk ``run`` draws with ``random.Random(f"{seed}:oracle:{run}")``,
+  moves from the oracle on even runs and from the engine on odd runs. A walk agrees
+  when it reaches the end of the game without any difference.
+- *coverage*: rule sentences (see :mod:`rulebook2game.diff.rules`) cited by some page,
+  a section citation covering all of its sentences and subsections.
+- *mutant kill rate*: see :mod:`rulebook2game.evals` (``--mutants``).
+- *runs*: see :mod:`rulebook2game.evals.runs`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.check.oracle import walk
+from rulebook2game.check.report import CheckReport
+from rulebook2game.check.run import run_check
+from rulebook2game.check.stages import max_steps
+from rulebook2game.diff.engines import compile_game
+from rulebook2game.diff.pages import page_cites
+from rulebook2game.diff.rules import load_rule_text
+from rulebook2game.engine import Engine
+from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.evals.report import (
+    CoverageRecord,
+    Disagreement,
+    GameRecord,
+    MutantRecord,
+    OracleRecord,
+    Ratio,
+    RunsRecord,
+)
+from rulebook2game.evals.runs import run_stats
+from rulebook2game.evals.suite import Settings
+from rulebook2game.regress import available_stages
+from rulebook2game.workspace import Workspace, open_workspace
+
+MUTANTS_MODULE = "rulebook2game.evals.mutants"
+
+
+def evaluate_game(path: Path, settings: Settings) -> GameRecord:
+    """Every metric of the game directory ``path``."""
+    started = time.perf_counter()
+    ws = open_workspace(path)
+    config = ws.config()
+    check = run_check(
+        ws,
+        available_stages(),
+        seed=settings.seed,
+        options={"fuzz": settings.fuzz, "oracle": settings.oracle},
+    )
+    compiled = check.stage("compile")
+    compiles = compiled is not None and compiled.status == "ok"
+    oracle = None
+    if compiles and config.oracle and settings.trajectories:
+        oracle = oracle_agreement(ws, config.oracle, settings, max_steps(config))
+    return GameRecord(
+        game=config.name,
+        path=str(path),
+        compiles=compiles,
+        compile=compiled.summary if compiled else "",
+        check_passes=check.ok,
+        stages={s.name: f"{s.status}: {s.summary}" for s in check.stages},
+        findings=[f"{f.kind} ({f.stage}): {f.message}" for f in check.findings],
+        golden=golden_ratio(ws, check),
+        oracle=oracle,
+        coverage=coverage(ws),
+        mutants=mutant_score(path, settings) if settings.mutants else None,
+        runs=_runs(ws),
+        commands=commands(path, settings),
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def commands(path: Path, settings: Settings) -> list[str]:
+    """Commands that reproduce a game's numbers."""
+    seed = str(settings.seed)
+    again = ["rulebook2game", "eval", str(path), "--seed", seed]
+    again += ["--trajectories", str(settings.trajectories)]
+    budgets = ["--fuzz", str(settings.fuzz), "--oracle-runs", str(settings.oracle)]
+    again += [*budgets, *(["--mutants"] if settings.mutants else [])]
+    check = ["rulebook2game", "check", str(path), "--seed", seed, *budgets]
+    return [shlex.join(again), shlex.join(check)]
+
+
+def golden_ratio(ws: Workspace, check: CheckReport) -> Ratio:
+    """Golden traces the replay stage passed / traces in ``traces/`` (0 when it did not run)."""
+    total = len(ws.traces())
+    replay = check.stage("replay")
+    if replay is None or replay.status in ("skipped", "error"):
+        return Ratio(num=0, den=total)
+    return Ratio(num=int(replay.stats.get("passed", 0)), den=total)
+
+
+def oracle_agreement(
+    ws: Workspace, binding: str, settings: Settings, steps_bound: int
+) -> OracleRecord | None:
+    """Lockstep walks against the oracle (see the module docstring)."""
+    from rulebook2game.oracle import load_oracle
+
+    try:
+        reference: Engine[Any] = load_oracle(binding)
+    except Rulebook2GameError:
+        return None
+    with compile_game(ws.root) as built:
+        if built.engine is None or built.engine.players != reference.players:
+            return OracleRecord(binding=binding, agreement=Ratio(den=settings.trajectories))
+        agreeing, steps, disagreements = 0, 0, []
+        for run in range(settings.trajectories):
+            rng = random.Random(f"{settings.seed}:oracle:{run}")
+            trajectory = walk(reference, built.engine, rng, steps_bound, run % 2 == 1)
+            steps += len(trajectory.actions)
+            found = trajectory.mismatch
+            if found is None:
+                agreeing += 1
+                continue
+            message = found.message or f"{found.what} differs"
+            disagreements.append(
+                Disagreement(
+                    run=run, step=len(trajectory.actions), what=found.what, message=message
+                )
+            )
+    return OracleRecord(
+        binding=binding,
+        agreement=Ratio(num=agreeing, den=settings.trajectories),
+        steps=steps,
+        disagreements=disagreements,
+    )
+
+
+def coverage(ws: Workspace) -> CoverageRecord | None:
+    """Rule sentences cited by some page / all rule sentences."""
+    try:
+        rules = load_rule_text(ws.root)
+    except Rulebook2GameError:
+        return None
+    cites = [c for page in ws.pages() for c in page_cites(page.read_text(encoding="utf-8"))]
+    rule_ids = [s.id for s in rules.rule_sentences()]
+    covered = rules.covered(cites)
+    return CoverageRecord(
+        source=rules.source,
+        sentences=Ratio(num=sum(1 for i in rule_ids if i in covered), den=len(rule_ids)),
+        uncited=[i for i in rule_ids if i not in covered],
+        dangling=sorted({c for c in cites if not rules.resolve(c)}),
+    )
+
+
+def mutants_available() -> bool:
+    """Whether this version has the mutant runner (``rulebook2game.evals.mutants``)."""
+    try:
+        importlib.import_module(MUTANTS_MODULE)
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def mutant_score(path: Path, settings: Settings) -> MutantRecord | None:
+    """Kill rate from ``rulebook2game.evals.mutants.run_mutants`` (``None`` if absent)."""
+    if not mutants_available():
+        return None
+    module = importlib.import_module(MUTANTS_MODULE)
+    limit = settings.max_mutants or None
+    result = module.run_mutants(path, seed=settings.seed, max_mutants=limit)
+    total, killed = int(result.total), int(result.killed)
+    survivors = [str(s) for s in getattr(result, "survivors", ())]
+    return MutantRecord(killed=Ratio(num=killed, den=total), survivors=survivors)
+
+
+def _runs(ws: Workspace) -> RunsRecord | None:
+    stats = run_stats(ws.runs_dir)
+    if stats is None:
+        return None
+    return RunsRecord(**vars(stats))
