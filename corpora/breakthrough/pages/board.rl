@@ -6,13 +6,14 @@ import turn
 
 const FILES = 8
 const RANKS = 8
+const SQUARES = 64
 const EMPTY = 0
 const BLACK = 1
 const WHITE = 2
 
 cls Board:
-    Int[64] squares
-    Int[2] pieces
+    Int[SQUARES] squares
+    Int[2] pieces  # pieces left, by player
 
     fun get(Int file, Int rank) -> Int:
         return self.squares[(rank - 1) * FILES + file]

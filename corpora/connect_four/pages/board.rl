@@ -6,12 +6,13 @@ import turn
 
 const ROWS = 6
 const COLS = 7
+const CELLS = 42
 const EMPTY = 0
 const CROSS = 1
 const NOUGHT = 2
 
 cls Board:
-    Int[42] cells
+    Int[CELLS] cells
 
     fun get(Int row, Int col) -> Int:
         return self.cells[row * COLS + col]

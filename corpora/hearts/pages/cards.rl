@@ -7,8 +7,8 @@ import hand
 
 const PLAYERS = 4
 const CARDS = 52
-const HAND_SIZE = 13
 const NOBODY = -1
+const PASSED_CARDS = 12  # three from each player (rules 4.1)
 
 const CLUBS = 0
 const DIAMONDS = 1
@@ -26,12 +26,12 @@ fun rank_of(Int card) -> Int:
 
 cls Table:
     # holder[card]: the player holding the card, or NOBODY (not dealt, set aside, played)
-    Int[52] holder
+    Int[CARDS] holder
     Int current
     Int dealt
-    Int[12] passed
+    Int[PASSED_CARDS] passed
     Int passes
-    Int[4] trick
+    Int[PLAYERS] trick
     Int trick_size
     Int leader
     Int led_suit
@@ -40,7 +40,7 @@ cls Table:
     Int trick_points
     Int cards_played
     Bool hearts_broken
-    Int[4] points
+    Int[PLAYERS] points
 
     fun holds(Int player, Int card) -> Bool:
         return self.holder[card] == player

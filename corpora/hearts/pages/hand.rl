@@ -22,19 +22,19 @@ act play() -> Game:
     direction = dir.value
     phase = DEALING
     while table.dealt < CARDS:
-        act deal(BInt<0, 52> card) { can_deal(table, card.value) }
+        act deal(BInt<0, CARDS> card) { can_deal(table, card.value) }
         deal_card(table, card.value)
     if direction != NO_PASS:
         phase = PASSING
         table.current = 0
-        while table.passes < PLAYERS * PASS_SIZE:
-            act pass_card(BInt<0, 52> card) { can_pass(table, card.value) }
+        while table.passes < PASSED_CARDS:
+            act pass_card(BInt<0, CARDS> card) { can_pass(table, card.value) }
             set_aside(table, card.value)
         hand_over(table, direction)
     phase = PLAYING
     table.current = table.holder[TWO_OF_CLUBS]
     while table.cards_played < CARDS:
-        act play(BInt<0, 52> card) { can_play(table, card.value) }
+        act play(BInt<0, CARDS> card) { can_play(table, card.value) }
         play_card(table, card.value)
 
 fun get_current_player(Game g) -> Int:

@@ -6,7 +6,7 @@ import cards
 const PASS_SIZE = 3
 
 fun can_pass(Table t, Int card) -> Bool:
-    return t.passes < PLAYERS * PASS_SIZE and t.holds(t.current, card)
+    return t.passes < PASSED_CARDS and t.holds(t.current, card)
 
 fun set_aside(Table t, Int card):
     t.holder[card] = NOBODY
@@ -18,7 +18,7 @@ fun set_aside(Table t, Int card):
 # The cards of player p go to player p + direction (mod 4).
 fun hand_over(Table t, Int direction):
     let i = 0
-    while i < PLAYERS * PASS_SIZE:
+    while i < PASSED_CARDS:
         let giver = i / PASS_SIZE
         t.holder[t.passed[i]] = (giver + direction) % PLAYERS
         i = i + 1

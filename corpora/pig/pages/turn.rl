@@ -6,7 +6,7 @@ import end
 
 @classes
 act play() -> Game:
-    frm scores : Int[2]
+    frm scores : Int[PLAYERS]
     frm turn_total = 0
     frm current = 0
     frm moves = 0

@@ -4,12 +4,13 @@
 import serialization.print
 import turn
 
+const CELLS = 9
 const EMPTY = 0
 const CROSS = 1
 const NOUGHT = 2
 
 cls Board:
-    Int[9] cells
+    Int[CELLS] cells
 
     fun get(Int row, Int col) -> Int:
         return self.cells[row * 3 + col]
@@ -19,7 +20,7 @@ cls Board:
 
     fun full() -> Bool:
         let i = 0
-        while i < 9:
+        while i < CELLS:
             if self.cells[i] == EMPTY:
                 return false
             i = i + 1
