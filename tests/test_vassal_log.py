@@ -212,3 +212,14 @@ def test_bad_module_for_a_log_is_reported(log_file: Path, tmp_path: Path) -> Non
     junk.write_text("no zip", encoding="utf-8")
     with pytest.raises(ModuleError, match=r"junk\.vmod: not a zip"):
         extract_vassal(log_file, tmp_path / "out.json", junk)
+
+
+def test_a_deck_is_named_with_its_card_count(tmp_path: Path) -> None:
+    options = ["true", "255,0,0", "88", "120", "Always", "Always", *[""] * 6, "Draw"]
+    deck_state = enc(["Main Map", "5", "6", "true", "c1,c2,c3"], ";")
+    deck = "+/d1/" + enc(["deck;" + enc(options, ";"), deck_state], "/")
+    path = write_zip(
+        tmp_path / "deck.vsav", {"savedGame": commands("begin_save", deck, "end_save")}
+    )
+    (event,) = _pieces(read_log(path))
+    assert (event.piece, event.summary) == ("Draw", "add Draw at Main Map (5,6) (3 cards)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -297,6 +298,9 @@ def test_extract_writes_json(module_file: Path, tmp_path: Path) -> None:
     again = ModuleInventory.model_validate_json(out.read_text(encoding="utf-8"))
     assert again.pieces == read_module(module_file).pieces
     assert [p.name for p in out.parent.iterdir()] == ["components.json"]
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # the mode any written file gets
 
 
 def _truncated(module_file: Path, tmp_path: Path) -> Path:

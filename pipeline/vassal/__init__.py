@@ -78,7 +78,14 @@ def _write_atomically(output: Path, text: str) -> None:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.write("\n")
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private; use the usual mode
         os.replace(temporary, output)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

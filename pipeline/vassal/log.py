@@ -170,11 +170,15 @@ class _Decoder:
         self.names[piece_id] = name
         where = decode(traits[-1].state or "", ";") if traits[-1].state else []
         map_name, x, y = _place(where)
+        summary = f"add {name}" + (f" at {map_name} ({x},{y})" if map_name else "")
+        cards = traits[-1].fields.get("cards")
+        if traits[-1].kind == "deck" and isinstance(cards, list):
+            summary += f" ({len(cards)} cards)"
         self.events.append(
             PieceEvent(
                 step=self.step,
                 kind="add",
-                summary=f"add {name}" + (f" at {map_name} ({x},{y})" if map_name else ""),
+                summary=summary,
                 piece_id=piece_id,
                 piece=name,
                 map=map_name,

@@ -326,7 +326,7 @@ def display_name(traits: list[Trait]) -> str:
     """
     name = ""
     for trait in reversed(traits):
-        if trait.kind == "piece":
+        if trait.kind in ("piece", "deck"):
             name = str(trait.fields.get("name", ""))
         elif trait.kind == "basicName":
             name = str(trait.fields.get("name", name))
@@ -486,10 +486,14 @@ def _stack(body: str, state: str | None) -> tuple[str, dict[str, FieldValue]]:
 
 
 def _deck(body: str, state: str | None) -> tuple[str, dict[str, FieldValue]]:
-    d = SequenceDecoder(body, ";")
-    # drawOutline;outlineColor;size;faceDown;shuffle;reversible;reshuffle... then name
-    values = d.rest()
-    fields: dict[str, FieldValue] = {"fields": values}
+    # A deck in a saved game: outline, colour, size, face-down and shuffle options,
+    # ..., then its name (13th field); its state ends with the ids of its cards.
+    values = decode(body, ";") if body else []
+    fields: dict[str, FieldValue] = {"name": values[12] if len(values) > 12 else ""}
+    fields.update(zip(("face_down", "shuffle"), values[4:6], strict=False))
+    if state is not None:
+        parts = decode(state, ";")
+        fields["cards"] = decode(parts[4], ",") if len(parts) > 4 and parts[4] else []
     return "Deck", fields
 
 
