@@ -1,17 +1,16 @@
-"""The rule-page header: ``# page: NAME`` and ``# implements: CITES``.
+"""The rule-page header as the agent checks it: ``# page: NAME`` and ``# implements: CITES``.
 
-``implements`` lists rulebook citations: a section id (``4.1``) or a sentence id
-(``4.2#3``), separated by commas or spaces; the line may repeat. Only the leading
-comment block counts.
+The header is parsed by :mod:`rulebook2game.check.findings`, so the agent, the checks
+and ``diff`` agree on what a page cites: section ids (``4.1``) or sentence ids
+(``4.2#3``), separated by commas or spaces.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_IMPLEMENTS = re.compile(r"^\s*(?:#|//)\s*implements\s*:\s*(.*)$", re.IGNORECASE)
-_PAGE = re.compile(r"^\s*(?:#|//)\s*page\s*:\s*(\S+)", re.IGNORECASE)
+from rulebook2game.check.findings import parse_header as header_fields
+from rulebook2game.check.findings import parse_section_ids
 
 
 @dataclass(frozen=True)
@@ -24,18 +23,7 @@ class PageHeader:
 
 def parse_header(source: str) -> PageHeader:
     """Read the header from a page's leading comment lines."""
-    name: str | None = None
-    cites: list[str] = []
-    for line in source.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith(("#", "//")):
-            break
-        page = _PAGE.match(stripped)
-        if page and name is None:
-            name = page.group(1)
-        implements = _IMPLEMENTS.match(stripped)
-        if implements:
-            cites.extend(c for c in re.split(r"[,\s]+", implements.group(1)) if c)
-    return PageHeader(name, tuple(dict.fromkeys(cites)))
+    fields = header_fields(source)
+    cited = fields.get("implements") or fields.get("sections") or fields.get("cites") or ""
+    name = fields.get("page") or None
+    return PageHeader(name.split()[0] if name else None, parse_section_ids(cited))
