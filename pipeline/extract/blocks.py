@@ -129,14 +129,26 @@ class BlockBuilder:
         return 0 < step <= expected * ratio + 0.6
 
     def _same_paragraph_indent(self, block: Draft, info: _Info) -> bool:
+        """Whether the line's start keeps it in the block, judged by indents and line ends."""
         line, tol = info.line, 0.6 * info.size
         if block.text_x is not None:
             return abs(line.x0 - block.text_x) <= tol or (
                 block.kind == "rule" and abs(line.x0 - line.col_x0) <= tol
             )
+        before = block.lines[-1]
         indent = line.x0 - line.col_x0
-        previous_x0 = block.lines[-1].x0
-        return not (tol < indent < 6 * info.size and line.x0 - previous_x0 > tol)
+        ended = _TERMINAL.search(before.text) is not None
+        first = line.words[0]
+        forced = before.x1 + 0.3 * info.size + (first.x1 - first.x0) < before.col_x1 - 0.5
+        if tol < indent < 6 * info.size and line.x0 - before.x0 > tol:
+            # a first-line indent opens a paragraph; a hanging indent continues a line
+            return not (ended or forced)
+        opening = block.lines[0].x0
+        if before.x0 - opening > tol and abs(line.x0 - opening) <= tol:
+            return False  # back out of a hanging indent: the next item of an unmarked list
+        if abs(indent) <= tol and forced and not line.text[:1].islower():
+            return False  # the word would have fitted above: a hard line break before it
+        return True
 
     def _continues_across(self, block: Draft, prev: _Info, info: _Info) -> bool:
         """A paragraph cut by a column or page break."""

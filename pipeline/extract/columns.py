@@ -140,8 +140,10 @@ def _bands(
     band: list[_Row] = []
     spanning: list[_Row] = []
     index = 0
-    for row in sorted(rows, key=lambda r: (r.top, r.x0)):
-        if any(_crosses(row, g) for g in gutters):
+    ordered = sorted(rows, key=lambda r: (r.top, r.x0))
+    spans = _spanning(ordered, gutters)
+    for row, spans_columns in zip(ordered, spans, strict=True):
+        if spans_columns:
             if band:
                 _columns_of_band(band, gutters, (*path, index), ctx, depth)
                 band, index = [], index + 1
@@ -155,6 +157,48 @@ def _bands(
         _columns_of_band(band, gutters, (*path, index), ctx, depth)
     if spanning:
         _emit(spanning, (*path, index), ctx)
+
+
+def _spanning(ordered: list[_Row], gutters: list[tuple[float, float]]) -> list[bool]:
+    """Which rows span the columns: those crossing a gutter, and the narrow rows that
+    belong to them (the short last line of a full-width paragraph, a heading set right
+    above a full-width box), which have nothing beside them in the other columns."""
+    spans = [any(_crosses(r, g) for g in gutters) for r in ordered]
+    for i, row in enumerate(ordered):
+        if spans[i] or _has_neighbour(ordered, i):
+            continue
+        above = ordered[i - 1] if i > 0 and spans[i - 1] else None
+        below = ordered[i + 1] if i + 1 < len(ordered) and spans[i + 1] else None
+        height = row.bottom - row.top
+        if above is not None and row.top - above.bottom <= 0.6 * height and _same_size(row, above):
+            spans[i] = True
+        elif below is not None and below.top - row.bottom <= 2 * height and _heads(row, below):
+            spans[i] = True
+    return spans
+
+
+def _has_neighbour(ordered: list[_Row], i: int) -> bool:
+    """Whether another row shares this row's height on the page (another column's line)."""
+    row = ordered[i]
+    return any(j != i and r.top < row.bottom and r.bottom > row.top for j, r in enumerate(ordered))
+
+
+def _words_of(row: _Row) -> list[Word]:
+    return [p.word for p in row.parts if p.word is not None]
+
+
+def _same_size(a: _Row, b: _Row) -> bool:
+    wa, wb = _words_of(a), _words_of(b)
+    return bool(wa and wb) and abs(wa[0].size - wb[0].size) <= 0.05 * wb[0].size
+
+
+def _heads(row: _Row, below: _Row) -> bool:
+    """Whether ``row`` reads as a heading of ``below`` (bold over plain, or larger)."""
+    mine, theirs = _words_of(row), _words_of(below)
+    if not mine or not theirs:
+        return False
+    bold = all(w.bold for w in mine) and not all(w.bold for w in theirs)
+    return bold or mine[0].size >= 1.08 * theirs[0].size
 
 
 def _columns_of_band(

@@ -58,7 +58,7 @@ def find_regions(
             flat = [t for row in texts for t in row]
             empty = sum(1 for t in flat if not t) / len(flat)
             if empty > _EMPTY_DIAGRAM:
-                labels = tuple(t for t in flat if t)
+                labels = tuple(t for t in flat if t) + _axis_labels(outline, words, taken)
                 objects.append(PageObject("diagram", outline, (labels,) if labels else ()))
             else:
                 objects.append(PageObject("table", outline, tuple(tuple(r) for r in texts)))
@@ -68,6 +68,31 @@ def find_regions(
     boxes += _panels(shapes, page, objects)
     left = tuple(w for i, w in enumerate(words) if i not in taken)
     return Regions(tuple(objects), _outermost(boxes, left, page), left)
+
+
+def _axis_labels(board: Box, words: list[Word], taken: set[int]) -> tuple[str, ...]:
+    """Coordinates printed around a board ("A B C", "1 2 3"): rows of short tokens hugging it.
+
+    They are taken from the text flow and returned top to bottom, left to right.
+    """
+    free = sorted(
+        ((i, w) for i, w in enumerate(words) if i not in taken), key=lambda iw: iw[1].baseline
+    )
+    lines: list[list[tuple[int, Word]]] = []
+    for i, w in free:
+        if lines and w.baseline - lines[-1][0][1].baseline <= 0.2 * w.size:
+            lines[-1].append((i, w))
+        else:
+            lines.append([(i, w)])
+    out: list[tuple[int, float, int, str]] = []
+    for n, line in enumerate(lines):
+        if any(len(w.text) > 3 for _, w in line):
+            continue  # running text, not a row of coordinates
+        margin = 2.5 * max(w.bottom - w.top for _, w in line)
+        area = Box(board.x0 - margin, board.top - margin, board.x1 + margin, board.bottom + margin)
+        out += [(n, w.x0, i, w.text) for i, w in line if area.contains_point(*_center(w))]
+    taken.update(i for _, _, i, _ in out)
+    return tuple(text for _, _, _, text in sorted(out))
 
 
 def _image_diagrams(
