@@ -1,0 +1,55 @@
+"""``rulebook2game tool``: the agent's tools from a shell, with the agent's results."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebook2game.cli import app
+from rulebook2game.extract import extract_rulebook, write_rulebook
+from rulebook2game.resources import CORPORA_DIR
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    root = tmp_path / "ttt"
+    shutil.copytree(CORPORA_DIR / "tic_tac_toe", root, ignore=shutil.ignore_patterns("build"))
+    write_rulebook(extract_rulebook(root / "rules.pdf"), root / "rulebook.json")
+    return root
+
+
+def tool(game: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["tool", str(game), *args])
+    return result.exit_code, result.output
+
+
+def test_reading_tools(game: Path) -> None:
+    code, toc = tool(game, "read_rulebook")
+    assert code == 0 and "[4.2]" in toc
+    code, section = tool(game, "read_rulebook", json.dumps({"section_id": "4.2"}))
+    assert code == 0 and "[4.2#1]" in section
+    code, pages = tool(game, "list_pages")
+    assert code == 0 and pages.splitlines()[0].startswith("board: ")
+
+
+def test_mistakes_exit_2_with_the_correction(game: Path) -> None:
+    assert tool(game, "teleport")[0] == 2
+    assert tool(game, "read_rulebook", "{not json")[0] == 2
+    code, _ = tool(game, "write_page", json.dumps({"name": "x", "content": "no header\n"}))
+    assert code == 2 and not (game / "pages" / "x.rl").exists()
+    assert tool(game, "read_page", json.dumps({"name": "../game"}))[0] == 2
+
+
+@pytest.mark.skipif(shutil.which("ld") is None, reason="rlc needs the system linker")
+def test_write_from_file_and_compile(game: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "win.rl"
+    source = (game / "pages" / "win.rl").read_text()
+    broken.write_text(source.replace("return true", "return maybe", 1))
+    code, out = tool(game, "write_page", json.dumps({"name": "win"}), "--content-file", str(broken))
+    assert code == 0 and out.startswith("ok: replaced pages/win.rl")
+    code, out = tool(game, "compile")
+    assert code == 1 and "pages/win.rl:" in out
