@@ -146,9 +146,8 @@ class BlockBuilder:
         opening = block.lines[0].x0
         if before.x0 - opening > tol and abs(line.x0 - opening) <= tol:
             return False  # back out of a hanging indent: the next item of an unmarked list
-        if abs(indent) <= tol and forced and not line.text[:1].islower():
-            return False  # the word would have fitted above: a hard line break before it
-        return True
+        # a word that would have fitted on the line above follows a hard line break
+        return not (abs(indent) <= tol and forced and not line.text[:1].islower())
 
     def _continues_across(self, block: Draft, prev: _Info, info: _Info) -> bool:
         """A paragraph cut by a column or page break."""

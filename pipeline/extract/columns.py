@@ -170,10 +170,11 @@ def _spanning(ordered: list[_Row], gutters: list[tuple[float, float]]) -> list[b
         above = ordered[i - 1] if i > 0 and spans[i - 1] else None
         below = ordered[i + 1] if i + 1 < len(ordered) and spans[i + 1] else None
         height = row.bottom - row.top
-        if above is not None and row.top - above.bottom <= 0.6 * height and _same_size(row, above):
-            spans[i] = True
-        elif below is not None and below.top - row.bottom <= 2 * height and _heads(row, below):
-            spans[i] = True
+        tail = (
+            above is not None and row.top - above.bottom <= 0.6 * height and _same_size(row, above)
+        )
+        head = below is not None and below.top - row.bottom <= 2 * height and _heads(row, below)
+        spans[i] = tail or head
     return spans
 
 
