@@ -18,7 +18,7 @@ from rulebook2game.agent.dispatch import ToolOutcome, ToolRunner
 from rulebook2game.agent.prompts import render
 from rulebook2game.agent.runlog import RunLog
 from rulebook2game.agent.state import LoopState, Progress
-from rulebook2game.errors import ModelError
+from rulebook2game.errors import ModelError, WorkspaceError
 from rulebook2game.llm.messages import (
     ChatRequest,
     ChatResponse,
@@ -100,6 +100,12 @@ def _ask(
     session: AgentSession, state: LoopState, request: ChatRequest
 ) -> ChatResponse | ModelError:
     key = request.key()
+    earlier = session.log.logged("request", state.turn)
+    if earlier is not None and earlier["key"] != key:
+        raise WorkspaceError(
+            f"{session.log.root}: the logged run asked something else at turn {state.turn} "
+            "(prompts or tools changed since); start a new run with --fresh"
+        )
     new = [m.to_wire() for m in state.history[state.logged :]]
     session.log.append("request", turn=state.turn, key=key, stage=state.stage, messages=new)
     session.on_progress(Progress(state.turn, "request", state.stage))

@@ -10,7 +10,7 @@ import pytest
 from rulebook2game.agent import AgentSettings, PromptContext, RunLog, Toolbox, run_translation
 from rulebook2game.agent.pages import MAX_PAGE_CHARS
 from rulebook2game.agent.toolbox import CheckReport
-from rulebook2game.errors import ModelError
+from rulebook2game.errors import ModelError, WorkspaceError
 from rulebook2game.llm.messages import ChatRequest, ChatResponse, ToolMessage, UserMessage
 from rulebook2game.llm.model import ScriptedModel
 from rulebook2game.llm.usage import Budget
@@ -198,6 +198,21 @@ def test_resume_after_a_crash_inside_a_tool_reruns_only_that_tool(tmp_path: Path
     assert isinstance(toolbox.checker, FakeChecker) and toolbox.checker.calls == 1
     assert [e["name"] for e in events(log, "tool_result")] == ["write_page", "run_checks", "finish"]
     assert len(events(log, "tool_call")) == 3 and ws.pages()
+
+
+def test_resume_refuses_a_log_that_diverges(tmp_path: Path) -> None:
+    def crash(_request: ChatRequest) -> ChatResponse:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, [reply(("list_pages", {})), crash])
+    ws = Workspace(tmp_path / "game")
+    log = RunLog.open(ws.runs_dir / "r1")
+    other = AgentSettings("another-model")  # every request differs from the logged ones
+    model = ScriptedModel([reply(("finish", {}))])
+    with pytest.raises(WorkspaceError, match="--fresh"):
+        run_translation(ws, fake_toolbox(), model, other, log, CONTEXT)
+    assert model.requests == []
 
 
 def test_resumed_log_survives_a_torn_last_line(tmp_path: Path) -> None:
