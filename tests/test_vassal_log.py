@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vassal_builders import (
     add,
     basic,
@@ -223,3 +226,18 @@ def test_a_deck_is_named_with_its_card_count(tmp_path: Path) -> None:
     )
     (event,) = _pieces(read_log(path))
     assert (event.piece, event.summary) == ("Draw", "add Draw at Main Map (5,6) (3 cards)")
+
+
+PREFIXES = ("+/", "-/", "D/", "M/", "LOG\t", "CHAT", "GlobalProperty\t", "stack", "deck;", "piece;")
+PIECES_OF_TEXT = ("emb2;", "mark;", "/", ";", ",", "\t", "\\", "'", "\x1b", "null", "7", "x")
+COMMAND_BITS = st.sampled_from(PREFIXES + PIECES_OF_TEXT)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(COMMAND_BITS, max_size=40).map("".join))
+def test_any_command_text_decodes_without_crashing(garbage: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        text = "begin_save\x1b" + garbage
+        path = write_zip(Path(folder) / "fuzz.vlog", {"savedGame": obfuscate(text, 0x5C)})
+        log = read_log(path)
+    assert log.events[0].kind == "setup"
