@@ -151,8 +151,8 @@ def _rest(inventory: ModuleInventory) -> list[str]:
 
 
 def _plain(value: str) -> bool:
-    """A property value worth showing: set, short, and not an expression."""
-    return bool(value) and len(value) <= 40 and not value.startswith("{")
+    """A property value worth showing: set, short, and neither an expression nor markup."""
+    return bool(value) and len(value) <= 40 and not value.startswith("{") and "<" not in value
 
 
 def _cut(items: list[str], limit: int = MAX_LIST) -> str:
