@@ -29,14 +29,16 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [variant(n) for n in args.variant] if args.variant else list(VARIANTS)
     if args.tuned_only:
         chosen = [v for v in chosen if not v.held_out]
-    console = Console()
+    console = Console(width=max(Console().width, 150))
     results = run_all(chosen, keep=args.keep)
     console.print(_table(results))
     tuned = [r for r in results if not r.variant.held_out]
     held = [r for r in results if r.variant.held_out]
     console.print(
-        f"median ms/page: {median_page_ms(results):.0f} over {sum(r.pages for r in results)} "
-        f"pages (tuned {median_page_ms(tuned):.0f}, held-out {median_page_ms(held):.0f})"
+        f"median ms/page over {sum(r.pages for r in results)} pages: "
+        f"{median_page_ms(results):.0f} wall, {median_page_ms(results, cpu=True):.0f} cpu "
+        f"(tuned {median_page_ms(tuned, cpu=True):.0f} cpu, "
+        f"held-out {median_page_ms(held, cpu=True):.0f} cpu)"
     )
     if args.problems:
         for r in results:
@@ -48,33 +50,27 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
+_COLUMNS = (
+    "variant", "engine", "pages", "sections", "order", "text", "kinds", "cells", "sentences",
+    "overall", "ms/page", "cpu ms/page",
+)  # fmt: skip
+
+
 def _table(results: list[Result]) -> Table:
     table = Table(title="rulebook extraction scores (0..1)")
-    for name in (
-        "variant",
-        "engine",
-        "pages",
-        "sections",
-        "order",
-        "text",
-        "kinds",
-        "cells",
-        "sentences",
-        "overall",
-        "ms/page",
-    ):
+    for name in _COLUMNS:
         table.add_column(name, justify="left" if name in ("variant", "engine") else "right")
     for r in results:
         s = r.score
-        name = f"{r.variant.name} (held out)" if r.variant.held_out else r.variant.name
         style = "green" if s.overall >= 0.95 else "red"
         table.add_row(
-            name,
+            r.variant.name,
             r.variant.engine,
             str(r.pages),
             *(f"{v:.3f}" for v in (s.sections, s.order, s.text, s.kinds, s.cells, s.sentences)),
             f"[{style}]{s.overall:.3f}[/]",
             f"{sum(r.page_ms) / max(1, r.pages):.0f}",
+            f"{sum(r.page_cpu_ms) / max(1, r.pages):.0f}",
         )
     return table
 

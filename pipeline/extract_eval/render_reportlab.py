@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY
-from reportlab.lib.pagesizes import A4, A5, landscape
+from reportlab.lib.pagesizes import A4, A5, LETTER, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -56,9 +56,12 @@ class ReportlabLayout:
     """Draw every text line as its own text object, in shuffled order."""
     margin: float = 48.0
     gutter: float = 18.0
+    first_line_indent: float = 0.0
+    """Indent of a paragraph's first line, in points (0: paragraphs are spaced instead)."""
+    heading_scale: tuple[float, float, float] = (1.5, 1.22, 1.06)
 
 
-_PAGES = {"a4": A4, "a5": A5, "a4-landscape": landscape(A4)}
+_PAGES = {"a4": A4, "a5": A5, "a4-landscape": landscape(A4), "letter": LETTER}
 
 
 def render_reportlab(book: SourceRulebook, layout: ReportlabLayout, out: Path) -> Path:
@@ -142,17 +145,21 @@ class _Styles:
             fontName=font,
             fontSize=size,
             leading=lead,
-            spaceAfter=size * 0.6,
+            spaceAfter=0 if layout.first_line_indent else size * 0.6,
+            firstLineIndent=layout.first_line_indent,
             alignment=align,
         )
         self.item = ParagraphStyle(
             "item",
             parent=self.body,
+            firstLineIndent=0,
             leftIndent=size * 1.6,
             bulletIndent=size * 0.2,
             spaceAfter=size * 0.3,
         )
-        self.cell = ParagraphStyle("cell", parent=self.body, spaceAfter=0, alignment=0)
+        self.cell = ParagraphStyle(
+            "cell", parent=self.body, spaceAfter=0, alignment=0, firstLineIndent=0
+        )
         self.head_cell = ParagraphStyle("head_cell", parent=self.cell, fontName=bold)
         self.caption = ParagraphStyle(
             "caption",
@@ -163,8 +170,9 @@ class _Styles:
             alignment=TA_CENTER,
             spaceBefore=2,
             spaceAfter=size,
+            firstLineIndent=0,
         )
-        self.sidebar = ParagraphStyle("sidebar", parent=self.body, spaceAfter=0)
+        self.sidebar = ParagraphStyle("sidebar", parent=self.body, spaceAfter=0, firstLineIndent=0)
         self.title = ParagraphStyle(
             "title", fontName=bold, fontSize=size * 2.4, leading=size * 2.8, alignment=TA_CENTER
         )
@@ -180,7 +188,7 @@ class _Styles:
                 spaceAfter=size * 0.4,
                 keepWithNext=1,
             )
-            for level, scale in ((1, 1.5), (2, 1.22), (3, 1.06))
+            for level, scale in enumerate(layout.heading_scale, start=1)
         ]
 
     def heading(self, level: int) -> ParagraphStyle:

@@ -22,22 +22,39 @@ class Result:
     score: Score
     pages: int
     page_ms: tuple[float, ...]
-    """Milliseconds per page: each page's reading time plus an equal share of the rest."""
+    """Wall-clock milliseconds per page: each page's reading time plus an equal share of
+    the document-level stages."""
+    page_cpu_ms: tuple[float, ...]
+    """The same in CPU time of this process, which other load on the machine does not inflate."""
     rulebook: Rulebook
 
 
 def run_variant(variant: Variant, directory: Path) -> Result:
     """Render ``variant`` into ``directory``, extract and score it."""
     pdf = variant.render(directory)
-    marks: list[float] = []
-    start = time.perf_counter()
-    rulebook = extract_rulebook(pdf, progress=lambda done, total: marks.append(time.perf_counter()))
-    end = time.perf_counter()
+    marks: list[tuple[float, float]] = []
+
+    def mark(done: int, total: int) -> None:
+        marks.append((time.perf_counter(), time.process_time()))
+
+    start = (time.perf_counter(), time.process_time())
+    rulebook = extract_rulebook(pdf, progress=mark)
+    end = (time.perf_counter(), time.process_time())
     write_rulebook(rulebook, directory / f"{variant.name}.json")
+    return Result(
+        variant,
+        score(variant.book, rulebook),
+        len(marks),
+        _per_page([m[0] for m in marks], start[0], end[0]),
+        _per_page([m[1] for m in marks], start[1], end[1]),
+        rulebook,
+    )
+
+
+def _per_page(marks: list[float], start: float, end: float) -> tuple[float, ...]:
     reads = [b - a for a, b in zip([start, *marks], marks, strict=False)]
     share = (end - (marks[-1] if marks else start)) / max(1, len(reads))
-    page_ms = tuple(1000 * (r + share) for r in reads)
-    return Result(variant, score(variant.book, rulebook), len(reads), page_ms, rulebook)
+    return tuple(1000 * (r + share) for r in reads)
 
 
 def run_all(variants: Iterable[Variant], keep: Path | None = None) -> list[Result]:
@@ -56,7 +73,7 @@ def _run(variants: list[Variant], directory: Path) -> list[Result]:
     return [run_variant(v, directory) for v in variants]
 
 
-def median_page_ms(results: Iterable[Result]) -> float:
-    """Median milliseconds per page over every page of ``results``."""
-    values = [ms for r in results for ms in r.page_ms]
+def median_page_ms(results: Iterable[Result], cpu: bool = False) -> float:
+    """Median milliseconds per page (wall clock, or CPU time) over every page of ``results``."""
+    values = [ms for r in results for ms in (r.page_cpu_ms if cpu else r.page_ms)]
     return statistics.median(values) if values else 0.0

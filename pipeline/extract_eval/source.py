@@ -735,5 +735,145 @@ HELD_OUT = SourceRulebook(
     ),
 )
 
+# Also written apart and rendered only by the held-out family.
+HELD_OUT_SURVEY = SourceRulebook(
+    name="survey",
+    title="Tidewater Survey",
+    header="Tidewater Survey: Rules",
+    intro=(
+        para(
+            "Tidewater Survey is a cooperative map-making game for one to four cartographers.",
+            "Together you chart a chain of islands before the spring tides wash the old "
+            "markers away.",
+            "Play takes 30 to 60 minutes.",
+        ),
+    ),
+    sections=(
+        section(
+            "1",
+            "Contents",
+            para(
+                "You will find a folded sea chart, 48 island tiles, 12 tide cards, four "
+                "surveyor boats, one weather die and a pad of survey sheets in the box.",
+            ),
+            table(
+                ("Item", "Count", "Note"),
+                ("Island tiles", "48", "four shapes"),
+                ("Tide cards", "12", "numbered 1 to 12"),
+                ("Surveyor boats", "4", "one per player"),
+                ("Weather die", "1", "six faces"),
+            ),
+        ),
+        section(
+            "2",
+            "Before the First Survey",
+            para(
+                "Unfold the sea chart and place it where everyone can reach it.",
+                "Shuffle the island tiles face down into a supply.",
+            ),
+            step(1, "Each player chooses a boat and sets it on the harbor space."),
+            step(2, "Shuffle the tide cards and place them face down as the tide deck."),
+            step(
+                3,
+                "Reveal three island tiles and put them next to the chart.",
+                "This is the open supply.",
+            ),
+            sidebar(
+                "Solo play: use two boats and alternate between them.",
+                "You win or lose exactly as a team would.",
+            ),
+        ),
+        section(
+            "3",
+            "Taking Turns",
+            para(
+                "Starting with the player who most recently sailed, players take turns in "
+                "clockwise order.",
+                "On your turn, move your boat, then survey or rest.",
+                "After every fourth turn, draw a tide card.",
+            ),
+        ),
+        section(
+            "3.1",
+            "Moving Boats",
+            rule(
+                "3.1.1",
+                "A boat moves up to three water spaces.",
+                "It may not enter a space that holds an island tile.",
+            ),
+            rule(
+                "3.1.2",
+                "Two boats may share a space.",
+                "A boat that shares a space with another may move one extra space.",
+            ),
+            rule(
+                "3.1.3",
+                "Shallow water (the pale blue spaces) costs two moves to enter, vs. one move "
+                "for open water.",
+            ),
+        ),
+        section(
+            "3.2",
+            "Surveying",
+            para(
+                "To survey, take one tile from the open supply and place it next to your boat.",
+                "The new tile must touch at least one tile already on the chart, unless the "
+                "chart is empty.",
+                "Refill the open supply immediately.",
+            ),
+            _board(6, {(1, 1): "H", (1, 2): "I", (2, 2): "I", (4, 4): "B"}),
+            caption("Figure 3: A boat at B surveys next to the islands marked I."),
+        ),
+        section(
+            "3.2.1",
+            "Matching Coastlines",
+            para(
+                "Coastlines of touching tiles must match: sand meets sand and rock meets rock.",
+                "A tile placed against a mismatched coast is returned to the supply, and your "
+                "turn ends.",
+            ),
+        ),
+        section(
+            "3.3",
+            "Tides",
+            para(
+                "A tide card shows how many water spaces are flooded, between 1 and 3.",
+                "Flooded spaces are covered with a marker until the next tide card.",
+                "A boat on a flooded space is pushed to the nearest dry water space, i.e. one "
+                "that is not flooded.",
+            ),
+            bullet("High tide: flood three spaces next to the harbor."),
+            bullet("Low tide: remove all flood markers."),
+            bullet("Storm tide: every boat loses its next turn."),
+        ),
+        section(
+            "4",
+            "Winning and Losing",
+            para(
+                "You win together when the chart shows 20 island tiles with no mismatched coast.",
+                "You lose together when the tide deck runs out first.",
+                "Count your score as 1.5 points per island for comparing games.",
+            ),
+        ),
+        section(
+            None,
+            "Variants",
+            para(
+                "Once you have won a few times, try one of these variants.",
+                "They can be combined freely.",
+            ),
+        ),
+        section(
+            None,
+            "Rough Seas",
+            para(
+                "Roll the weather die at the start of every turn.",
+                "On a 6, your boat may move only one space.",
+            ),
+            level=2,
+        ),
+    ),
+)
+
 TUNED: tuple[SourceRulebook, ...] = (HARBOR, RIDGE, QUARRY)
 """The rulebooks the tuned layout variants are rendered from."""

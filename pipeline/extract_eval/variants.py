@@ -13,7 +13,14 @@ from pathlib import Path
 
 from rulebook2game.extract_eval.render_reportlab import ReportlabLayout, render_reportlab
 from rulebook2game.extract_eval.render_typst import TypstLayout, render_typst
-from rulebook2game.extract_eval.source import HARBOR, HELD_OUT, QUARRY, RIDGE, SourceRulebook
+from rulebook2game.extract_eval.source import (
+    HARBOR,
+    HELD_OUT,
+    HELD_OUT_SURVEY,
+    QUARRY,
+    RIDGE,
+    SourceRulebook,
+)
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,31 @@ VARIANTS: tuple[Variant, ...] = (
         HELD_OUT,
         "typst",
         _held_out(columns=3, size=8.5, margin="(x: 0.6in, y: 0.7in)", gutter="12pt"),
+        held_out=True,
+    ),
+    Variant(
+        "held-out-survey-three-column",
+        HELD_OUT_SURVEY,
+        "typst",
+        _held_out(columns=3, size=10.0, margin="(x: 0.5in, y: 0.8in)", gutter="14pt"),
+        held_out=True,
+    ),
+    Variant(
+        "held-out-serif-two-column",
+        HELD_OUT_SURVEY,
+        "reportlab",
+        ReportlabLayout(
+            columns=2,
+            page="a5",
+            font="Times-Roman",
+            body_size=8.5,
+            justify=True,
+            first_line_indent=10.0,
+            heading_scale=(1.3, 1.12, 1.0),
+            alternate_sides=True,
+            margin=36.0,
+            gutter=14.0,
+        ),
         held_out=True,
     ),
 )
