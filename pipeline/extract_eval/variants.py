@@ -11,16 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebook2game.extract_eval.held_out import HELD_OUT, HELD_OUT_SURVEY
 from rulebook2game.extract_eval.render_reportlab import ReportlabLayout, render_reportlab
 from rulebook2game.extract_eval.render_typst import TypstLayout, render_typst
-from rulebook2game.extract_eval.source import (
-    HARBOR,
-    HELD_OUT,
-    HELD_OUT_SURVEY,
-    QUARRY,
-    RIDGE,
-    SourceRulebook,
-)
+from rulebook2game.extract_eval.source import HARBOR, QUARRY, RIDGE, SourceRulebook
 
 
 @dataclass(frozen=True)
