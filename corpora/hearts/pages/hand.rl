@@ -1,5 +1,5 @@
 # page: hand
-# implements: 1, 5
+# implements: 1, 3.1, 3.2, 4.1, 4.2, 5
 # One hand: pass direction, deal, passing (unless no pass), then 13 tricks; then the game ends.
 import cards
 import setup
