@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 from rulebook2game._version import __version__
+from rulebook2game.cli import bench as _bench
+from rulebook2game.cli import check as _check
 from rulebook2game.cli import diff as _diff
 from rulebook2game.cli import eval as _eval
 from rulebook2game.cli import extract as _extract
@@ -32,6 +34,8 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _extract.register,
     _diff.register,
     _regress.register,
+    _check.register,
+    _bench.register,
     _eval.register,
     _ingest.register,
     _tool.register,

@@ -1,0 +1,212 @@
+"""Random playouts per second: the native rl loop, the Python-driven engine, OpenSpiel.
+
+Three ways to play uniformly random games of the same game, each for about the same
+time budget:
+
+- **rl native**: the optimized (``-O2``) build's own playout loop, many games per
+  round trip to the worker; CPU time of the worker around the native call.
+- **rl python**: the same build driven step by step through ``RlEngine`` (one worker
+  round trip per action), as checks and oracles use it; wall-clock time, since the
+  work is split between two processes and dominated by the round trips.
+- **openspiel c++**: ``pyspiel.evaluate_bots`` with uniform random bots, the game
+  named by ``oracle = "openspiel:NAME"`` in ``game.toml``; CPU time of this process.
+
+The two native loops are timed in CPU seconds so that a busy machine (other jobs on
+the same cores) does not skew their ratio. Ratios compare each row to OpenSpiel's
+C++ loop (the goal for the native loop is 10x).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rulebook2game.engine import CHANCE
+from rulebook2game.errors import OracleError
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.workspace import Workspace
+
+GOAL_RATIO = 10.0
+"""The native loop should be at least this many times faster than OpenSpiel's C++ loop."""
+DEFAULT_MAX_STEPS = 10_000
+_MIN_BATCH_SECONDS = 0.05
+
+
+class BenchRow(BaseModel):
+    """One way of playing random games, and how fast it went."""
+
+    model_config = ConfigDict(frozen=True)
+
+    engine: str
+    playouts: int
+    seconds: float
+    clock: str = "cpu"
+    """``cpu`` (process CPU time) or ``wall`` (wall-clock time)."""
+    steps: int | None = None
+    """Total actions played (None when the engine does not say)."""
+
+    @property
+    def per_second(self) -> float:
+        """Playouts per second."""
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def mean_length(self) -> float | None:
+        """Actions per playout."""
+        return self.steps / self.playouts if self.steps is not None and self.playouts else None
+
+
+class BenchReport(BaseModel):
+    """The rows of one ``bench`` run and their ratios."""
+
+    game: str
+    budget_seconds: float
+    rows: list[BenchRow] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+    def row(self, engine: str) -> BenchRow | None:
+        """The row of ``engine``, if it ran."""
+        return next((r for r in self.rows if r.engine == engine), None)
+
+    def ratio(self, engine: str, baseline: str) -> float | None:
+        """``engine``'s playouts per second over ``baseline``'s."""
+        a, b = self.row(engine), self.row(baseline)
+        if a is None or b is None or b.per_second == 0:
+            return None
+        return a.per_second / b.per_second
+
+    def as_json(self) -> dict[str, object]:
+        """The report with per-row rates and the ratios spelled out."""
+        data = self.model_dump(mode="json")
+        for row, out in zip(self.rows, data["rows"], strict=True):
+            out["per_second"] = round(row.per_second, 1)
+            out["mean_length"] = row.mean_length
+        data["ratios"] = {
+            f"{a} / {b}": self.ratio(a, b)
+            for a, b in ((NATIVE, OPENSPIEL), (PYTHON, OPENSPIEL), (NATIVE, PYTHON))
+            if self.ratio(a, b) is not None
+        }
+        return data
+
+
+NATIVE = "rl native (-O2)"
+PYTHON = "rl python-driven"
+OPENSPIEL = "openspiel c++ bots"
+
+
+def bench_native(engine: RlEngine, seconds: float, seed: int, max_steps: int) -> BenchRow:
+    """The native loop: batches grow until one takes a noticeable time, then repeat."""
+    count, games, steps, spent = 64, 0, 0, 0.0
+    batch_seed = seed
+    while spent < seconds:
+        stats = engine.playout_stats(batch_seed, count, max_steps, timeout=max(60.0, 4 * seconds))
+        games, steps = games + stats.count, steps + stats.steps
+        spent += stats.cpu_seconds
+        batch_seed += 1
+        if stats.cpu_seconds < _MIN_BATCH_SECONDS:
+            count *= 4
+        elif stats.cpu_seconds < seconds / 4:
+            count *= 2
+    return BenchRow(engine=NATIVE, playouts=games, seconds=spent, steps=steps)
+
+
+def bench_python(engine: RlEngine, seconds: float, seed: int, max_steps: int) -> BenchRow:
+    """One worker round trip per action, random choices made in Python."""
+    rng = random.Random(seed)
+    games, steps = 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds or games == 0:
+        state = engine.initial()
+        for _ in range(max_steps):
+            if engine.is_terminal(state):
+                break
+            if engine.current_player(state) == CHANCE:
+                outcomes = engine.chance_outcomes(state)
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(engine.legal_actions(state))
+            state = engine.apply(state, action)
+            steps += 1
+        games += 1
+    return BenchRow(
+        engine=PYTHON,
+        playouts=games,
+        seconds=time.perf_counter() - started,
+        clock="wall",
+        steps=steps,
+    )
+
+
+def openspiel_name(oracle: str) -> str:
+    """``openspiel:connect_four`` -> ``connect_four`` (parameters kept: ``pig(winscore=20)``)."""
+    kind, _, name = oracle.partition(":")
+    if kind != "openspiel" or not name:
+        raise OracleError(f"oracle {oracle!r} is not an OpenSpiel game (openspiel:NAME)")
+    return name
+
+
+def bench_openspiel(name: str, seconds: float, seed: int) -> BenchRow:
+    """OpenSpiel's C++ game loop with uniform random bots (``pyspiel.evaluate_bots``)."""
+    import pyspiel
+
+    try:
+        game = pyspiel.load_game(name)
+    except pyspiel.SpielError as exc:
+        first = (str(exc).splitlines() or ["unknown error"])[0]
+        raise OracleError(f"OpenSpiel cannot load {name!r}: {first}") from exc
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    games = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds or games == 0:
+        for _ in range(32):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + games)
+            games += 1
+    return BenchRow(engine=OPENSPIEL, playouts=games, seconds=time.process_time() - started)
+
+
+def bench_workspace(
+    ws: Workspace,
+    seconds: float = 3.0,
+    seed: int = 0,
+    max_steps: int | None = None,
+    on_row: Callable[[BenchRow], None] | None = None,
+) -> BenchReport:
+    """Benchmark ``ws``'s game three ways, ``seconds`` each (compiles the -O2 build first)."""
+    config = ws.config()
+    limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS
+    report = BenchReport(game=config.name, budget_seconds=seconds)
+    runs: list[Callable[[], BenchRow]] = []
+    with RlEngine.from_workspace(ws, optimized=True) as engine:
+        runs = [
+            lambda: bench_native(engine, seconds, seed, limit),
+            lambda: bench_python(engine, seconds, seed, limit),
+        ]
+        for run in runs:
+            report.rows.append(run())
+            if on_row is not None:
+                on_row(report.rows[-1])
+    if config.oracle is None:
+        report.notes.append("no oracle in game.toml: OpenSpiel not measured")
+    else:
+        report.rows.append(bench_openspiel(openspiel_name(config.oracle), seconds, seed))
+        if on_row is not None:
+            on_row(report.rows[-1])
+    _add_verdict(report)
+    return report
+
+
+def _add_verdict(report: BenchReport) -> None:
+    ratio = report.ratio(NATIVE, OPENSPIEL)
+    if ratio is None:
+        return
+    if ratio >= GOAL_RATIO:
+        report.notes.append(
+            f"native loop is {ratio:.1f}x OpenSpiel C++ (goal {GOAL_RATIO:g}x): met"
+        )
+    else:
+        report.notes.append(
+            f"native loop is {ratio:.1f}x OpenSpiel C++, below the {GOAL_RATIO:g}x goal"
+        )

@@ -1,0 +1,241 @@
+"""Run the checks of a game directory: a list of stages, each a small function.
+
+A stage takes the shared :class:`CheckContext` and returns a :class:`StageOutcome`
+(its :class:`~rulebook2game.check.report.StageResult` and its findings). Stages run in
+order; later stages see what earlier ones left in the context (the compile stage
+leaves the engine). :func:`run_check` collects everything into a
+:class:`~rulebook2game.check.report.CheckReport`. More stages (fuzz, oracle) are added
+by passing a longer list.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebook2game.check import stages
+from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
+from rulebook2game.check.replay import replay
+from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
+from rulebook2game.engine import Engine
+from rulebook2game.errors import Rulebook2GameError, TraceFormatError
+from rulebook2game.targets.rl.compile import compile_workspace
+from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rl.worker import WorkerLimits
+from rulebook2game.trace import Trace, TraceEnd, read_trace
+from rulebook2game.workspace import GameConfig, Workspace
+
+
+@dataclass
+class CheckContext:
+    """What the stages share."""
+
+    workspace: Workspace
+    config: GameConfig
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    engine: Engine[Any] | None = None
+    """The engine under test, once the compile stage has started it."""
+    compile_failed: bool = False
+    coverage: Coverage | None = None
+    """What the fuzz stage exercised (actions taken, per page)."""
+    _index: PageIndex | None = None
+
+    @property
+    def index(self) -> PageIndex:
+        """Pages and the sections they cite (to locate findings)."""
+        if self._index is None:
+            ws = self.workspace
+            rulebook = ws.rulebook_json if ws.rulebook_json.is_file() else None
+            self._index = PageIndex.load(ws.pages_dir, rulebook)
+        return self._index
+
+    def close(self) -> None:
+        """Stop the engine's worker, if any."""
+        closer = getattr(self.engine, "close", None)
+        if callable(closer):
+            closer()
+        self.engine = None
+
+
+@dataclass(frozen=True)
+class StageOutcome:
+    """A stage's result row and what it found."""
+
+    result: StageResult
+    findings: tuple[Finding, ...] = ()
+
+
+Stage = Callable[[CheckContext], StageOutcome]
+
+
+def _result(name: str, status: str, started: float, summary: str, **stats: Any) -> StageResult:
+    return StageResult(
+        name=name,
+        status=status,  # type: ignore[arg-type]
+        seconds=round(time.perf_counter() - started, 3),
+        summary=summary,
+        stats=stats,
+    )
+
+
+def compile_stage(ctx: CheckContext) -> StageOutcome:
+    """Compile the pages (checked build) and start the engine on them."""
+    started = time.perf_counter()
+    if ctx.config.target != "rl":
+        ctx.compile_failed = True
+        summary = f"unknown target {ctx.config.target!r} (only rl is supported)"
+        return StageOutcome(_result("compile", "error", started, summary))
+    result = compile_workspace(ctx.workspace, optimized=False)
+    if result.build is None:
+        ctx.compile_failed = True
+        findings = tuple(
+            ctx.index.locate(
+                Finding(
+                    COMPILE_ERROR, "compile", d.message, location=d.location if d.line else None
+                )
+            )
+            for d in result.diagnostics
+        )
+        rendered = [str(d) for d in result.diagnostics]
+        summary = f"{result.summary()} ({ONE_ERROR_NOTE})"
+        return StageOutcome(
+            _result("compile", "failed", started, summary, diagnostics=rendered, complete=False),
+            findings,
+        )
+    try:
+        ctx.engine = RlEngine(result.build, game=ctx.config.name, limits=_limits(ctx.options))
+    except Rulebook2GameError as exc:
+        ctx.compile_failed = True
+        return StageOutcome(_result("compile", "error", started, f"engine did not start: {exc}"))
+    return StageOutcome(
+        _result(
+            "compile",
+            "ok",
+            started,
+            result.summary(),
+            cached=result.cached,
+            build=str(result.build.directory),
+        )
+    )
+
+
+def _limits(options: dict[str, Any]) -> WorkerLimits | None:
+    """Worker limits from the ``request_timeout`` option (seconds per request), if given."""
+    timeout = options.get("request_timeout")
+    if timeout is None:
+        return None
+    return WorkerLimits(cpu_seconds=float(timeout), wall_seconds=2.0 * float(timeout))
+
+
+def replay_stage(ctx: CheckContext) -> StageOutcome:
+    """Replay every golden trace of ``traces/``; one finding per diverging trace."""
+    started = time.perf_counter()
+    paths = ctx.workspace.traces()
+    if ctx.engine is None:
+        why = "no engine (compile failed)" if ctx.compile_failed else "no engine"
+        return StageOutcome(_result("replay", "skipped", started, why, traces=len(paths)))
+    if not paths:
+        return StageOutcome(_result("replay", "skipped", started, "no traces in traces/", traces=0))
+    findings: list[Finding] = []
+    steps = 0
+    for path in paths:
+        try:
+            trace = read_trace(path)
+        except TraceFormatError as exc:
+            return StageOutcome(_result("replay", "error", started, str(exc), traces=len(paths)))
+        steps += len(trace.steps)
+        found = _replay_one(ctx, ctx.engine, trace, path.name)
+        if found is not None:
+            findings.append(ctx.index.locate(found))
+    passed = len(paths) - len(findings)
+    status = "ok" if not findings else "failed"
+    summary = f"{passed}/{len(paths)} traces replayed ({steps} steps)"
+    return StageOutcome(
+        _result("replay", status, started, summary, traces=len(paths), passed=passed, steps=steps),
+        tuple(findings),
+    )
+
+
+def _replay_one(ctx: CheckContext, engine: Engine[Any], trace: Trace, name: str) -> Finding | None:
+    if trace.header.players != engine.players:
+        return Finding(
+            REPLAY,
+            "replay",
+            f"{name}: the trace has {trace.header.players} players, the engine {engine.players}",
+            expected=str(trace.header.players),
+            actual=str(engine.players),
+        )
+    outcome = replay(engine, trace)
+    if outcome.divergence is None:
+        return None
+    d = outcome.divergence
+    shown = min(d.step + 1, len(trace.steps))
+    actions = (trace.steps[d.step].action,) if d.step < len(trace.steps) else ()
+    end = trace.end if shown == len(trace.steps) else TraceEnd(terminal=False)
+    return Finding(
+        REPLAY,
+        "replay",
+        f"{name}: {d}",
+        trace=trace.prefix(shown, end),
+        step=d.step,
+        expected=d.expected,
+        actual=d.actual,
+        actions=actions,
+        location=find_location(d.actual),
+        extra={"trace": name, "what": d.what},
+    )
+
+
+def fuzz_stage(ctx: CheckContext) -> StageOutcome:
+    """Seeded random playouts (see :func:`rulebook2game.check.stages.fuzz`)."""
+    return StageOutcome(*stages.fuzz(ctx))
+
+
+def oracle_stage(ctx: CheckContext) -> StageOutcome:
+    """Lockstep against the oracle (see :func:`rulebook2game.check.stages.oracle`)."""
+    return StageOutcome(*stages.oracle(ctx))
+
+
+DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)
+"""compile, then replay of the golden traces."""
+
+ALL_STAGES: tuple[Stage, ...] = (compile_stage, fuzz_stage, replay_stage, oracle_stage)
+"""The full check: compile, fuzz, replay, oracle."""
+
+
+def run_check(
+    ws: Workspace,
+    stages: Sequence[Stage] = DEFAULT_STAGES,
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    on_stage: Callable[[StageResult], None] | None = None,
+) -> CheckReport:
+    """Run ``stages`` on ``ws`` in order and report; ``on_stage`` sees each result as it lands."""
+    started = time.perf_counter()
+    ctx = CheckContext(ws, ws.config(), seed, dict(options or {}))
+    results: list[StageResult] = []
+    findings: list[Finding] = []
+    try:
+        for stage in stages:
+            outcome = stage(ctx)
+            results.append(outcome.result)
+            findings.extend(outcome.findings)
+            if on_stage is not None:
+                on_stage(outcome.result)
+    finally:
+        ctx.close()
+    return CheckReport(
+        game=ctx.config.name,
+        workspace=str(ws.root),
+        seed=seed,
+        options=ctx.options,
+        stages=results,
+        findings=[finding_record(f) for f in findings],
+        coverage=ctx.coverage,
+        seconds=round(time.perf_counter() - started, 3),
+    )

@@ -1,0 +1,70 @@
+"""``rulebook2game check GAME_DIR``: compile, fuzz, replay the golden traces, oracle; report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulebook2game.check.report import CheckReport, StageResult, render_console, write_report
+from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
+from rulebook2game.cli._common import console, err_console, fail_cleanly
+from rulebook2game.trace import write_text_atomic
+from rulebook2game.workspace import open_workspace
+
+REQUEST_TIMEOUT = 3.0
+"""Seconds of CPU one request to the engine worker may take (a step, or a playout batch)."""
+
+
+def _progress(result: StageResult) -> None:
+    err_console.print(f"[dim]{result.name}: {result.status} ({result.seconds:.2f} s)[/]")
+
+
+def _print_diagnostics(report: CheckReport) -> None:
+    for stage in report.stages:
+        for text in stage.stats.get("diagnostics", []):
+            console.print(text, highlight=False, markup=False)
+
+
+def check(
+    game_dir: Annotated[Path, typer.Argument(help="The game directory (has game.toml, pages/).")],
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the report as JSON to this file.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the randomized stages.")] = 0,
+    fuzz: Annotated[
+        int, typer.Option("--fuzz", min=0, help="Random playouts of the fuzz stage (0: skip).")
+    ] = DEFAULT_FUZZ,
+    oracle_runs: Annotated[
+        int,
+        typer.Option(
+            "--oracle-runs", min=0, help="Trajectories compared with the oracle (0: skip)."
+        ),
+    ] = DEFAULT_ORACLE,
+) -> None:
+    """Compile, fuzz, replay every golden trace, compare with the oracle; exit 0 only if clean.
+
+    Every finding comes with a minimal counterexample and the pages involved. The
+    report is printed and written to GAME_DIR/reports/check.json and check.md.
+    """
+    with fail_cleanly():
+        ws = open_workspace(game_dir)
+        options = {"fuzz": fuzz, "oracle": oracle_runs, "request_timeout": REQUEST_TIMEOUT}
+        report = run_check(ws, ALL_STAGES, seed=seed, options=options, on_stage=_progress)
+        render_console(report, console)
+        _print_diagnostics(report)
+        write_report(report, ws.reports_dir)
+        if json_out is not None:
+            data = report.model_dump(mode="json")
+            data["ok"] = report.ok
+            write_text_atomic(json_out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    if not report.ok:
+        raise typer.Exit(code=1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check`` to the command line."""
+    app.command("check")(check)

@@ -1,0 +1,298 @@
+"""``RlEngine``: a compiled rl game behind the engine contract of :mod:`rulebook2game.engine`.
+
+The game runs in an :class:`~rulebook2game.targets.rl.worker.RlWorker`. States are
+:class:`RlState` objects holding a handle into the worker plus the facts the worker
+reported when it made them (player, terminal flag, legal actions, returns), so most
+queries cost no round trip and ``apply`` costs exactly one.
+
+Conventions of the rl target:
+
+- The player to move is ``get_current_player(g)``; ``-1`` is chance. At a chance node
+  the legal actions are the chance outcomes and they are **equally likely** (to model
+  an uneven distribution, make the chance action pick among equally likely cases,
+  e.g. a position in the remaining deck). A terminal state (``g.is_done()``) reports
+  ``TERMINAL`` (-4) whatever the hook says.
+- Returns are ``score(g, p)`` for every player ``p``.
+- ``serialize`` gives rl's own text form of the state (``{resume_index: 3, board:
+  {...}}``), which ``deserialize`` parses and checks by printing it back. (rl's binary
+  form is not used: in rlc 0.4.18 an ``Int`` with a byte >= 0x80, e.g. 128, does not
+  read back.) ``Float`` fields print with six digits.
+- Action texts are canonical (``mark(row=0, col=2)``); rlc's own text is
+  ``mark {row: 0, col: 2}`` (see :mod:`~rulebook2game.targets.rl.action_text`).
+
+When generated code crashes, aborts or hangs, the call raises
+:class:`~rulebook2game.errors.EngineFault`; the engine starts a fresh worker on the
+next call, and older states are rebuilt in it by replaying their actions, so a caller
+may go on exploring from any state it holds.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from rulebook2game.actions import canonical
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
+from rulebook2game.errors import BadInputError, EngineFault, WorkerError
+from rulebook2game.targets.rl.action_text import rl_to_canonical
+from rulebook2game.targets.rl.compile import RlBuild, compile_workspace
+from rulebook2game.targets.rl.worker import (
+    PlayoutStats,
+    RlWorker,
+    StateInfo,
+    WorkerLimits,
+    WorkerRequestError,
+)
+from rulebook2game.workspace import Workspace
+
+T = TypeVar("T")
+
+
+class _Slot:
+    """Where a state lives now: which worker generation, which handle (mutable)."""
+
+    __slots__ = ("generation", "handle")
+
+    def __init__(self, generation: int, handle: int) -> None:
+        self.generation = generation
+        self.handle = handle
+
+
+class RlState:
+    """A state of an :class:`RlEngine` (opaque: pass it back to the engine)."""
+
+    __slots__ = ("__weakref__", "_history", "_info", "_root", "_slot")
+
+    def __init__(self, slot: _Slot, info: StateInfo, root: str | None, history: tuple[int, ...]):
+        self._slot = slot
+        self._info = info
+        self._root = root
+        """Serialized state this one descends from (``None``: the initial state)."""
+        self._history = history
+        """Action indices applied since the root."""
+
+    def __repr__(self) -> str:
+        return f"<RlState after {len(self._history)} actions>"
+
+
+@dataclass(frozen=True)
+class Playout:
+    """One native random playout, with canonical action texts when recorded."""
+
+    length: int
+    status: str
+    """``terminal``, ``truncated`` (reached ``max_steps``) or ``stuck`` (no legal action)."""
+    returns: tuple[float, ...]
+    actions: tuple[str, ...] | None
+
+
+class RlEngine:
+    """A compiled rl game as an :class:`~rulebook2game.engine.Engine`.
+
+    Args:
+        build: a compiled game (``compile_workspace(ws).require()``).
+        game: the game's name (the engine is called ``rl:<game>``).
+        limits: the worker's memory, CPU and wall-clock limits.
+
+    Raises:
+        WorkerError: the worker could not start or load the library.
+    """
+
+    def __init__(self, build: RlBuild, *, game: str = "game", limits: WorkerLimits | None = None):
+        self.build = build
+        self.limits = limits or WorkerLimits()
+        self._name = f"rl:{game}"
+        self._generation = 0
+        self.restarts = 0
+        """How many times a worker was replaced after a fault."""
+        self._worker = RlWorker(build, self.limits)
+        self._rl_texts = self._worker.actions
+        self.action_texts: tuple[str, ...] = tuple(rl_to_canonical(t) for t in self._rl_texts)
+        """Every action of the game in canonical text, by index."""
+        self._index = {text: i for i, text in enumerate(self.action_texts)}
+        self._players = self._worker.players
+
+    @classmethod
+    def from_workspace(
+        cls, ws: Workspace, *, optimized: bool = False, limits: WorkerLimits | None = None
+    ) -> RlEngine:
+        """Compile ``ws`` (checked build unless ``optimized``) and start an engine on it."""
+        build = compile_workspace(ws, optimized=optimized).require()
+        return cls(build, game=ws.config().name, limits=limits)
+
+    # -- the engine contract --------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    def initial(self) -> RlState:
+        info = self._call(lambda w: w.new_state(), "play()")
+        return self._wrap(info, None, ())
+
+    def current_player(self, state: RlState) -> int:
+        return TERMINAL if state._info.terminal else state._info.player
+
+    def legal_actions(self, state: RlState) -> list[str]:
+        return sorted(self.action_texts[i] for i in state._info.legal)
+
+    def chance_outcomes(self, state: RlState) -> list[tuple[str, float]]:
+        info = state._info
+        if info.terminal or info.player != CHANCE or not info.legal:
+            return []
+        p = 1.0 / len(info.legal)
+        return [(text, p) for text in self.legal_actions(state)]
+
+    def apply(self, state: RlState, action: str) -> RlState:
+        index = self._legal_index(state, action)
+        handle = self._handle(state)
+        info = self._call(lambda w: w.apply(handle, index), self.action_texts[index], state)
+        if info is None:
+            raise IllegalActionError(action, self.legal_actions(state))
+        return self._wrap(info, state._root, (*state._history, index))
+
+    def is_terminal(self, state: RlState) -> bool:
+        return state._info.terminal
+
+    def returns(self, state: RlState) -> list[float]:
+        if state._info.returns is not None:
+            return list(state._info.returns)
+        handle = self._handle(state)
+        return list(self._call(lambda w: w.returns(handle), "score()", state))
+
+    def serialize(self, state: RlState) -> str:
+        handle = self._handle(state)
+        return self._call(lambda w: w.serialize(handle), "serialize", state)
+
+    def deserialize(self, text: str) -> RlState:
+        try:
+            info = self._call(lambda w: w.deserialize(text.strip()), "deserialize")
+        except WorkerRequestError as exc:
+            raise BadInputError(f"not a state of {self._name}: {exc}") from None
+        return self._wrap(info, text.strip(), ())
+
+    def render(self, state: RlState) -> str:
+        handle = self._handle(state)
+        return self._call(lambda w: w.render(handle), "pretty_print()", state)
+
+    # -- beyond the contract --------------------------------------------------------
+
+    def legal_indices(self, state: RlState) -> tuple[int, ...]:
+        """The legal actions as indices into :attr:`action_texts`, in table order."""
+        return state._info.legal
+
+    def history(self, state: RlState) -> list[str]:
+        """The actions that led to ``state`` (from the initial or deserialized state)."""
+        return [self.action_texts[i] for i in state._history]
+
+    def call_bool(self, state: RlState, fun: str) -> bool:
+        """The value of the pages' ``fun FUN(Game g) -> Bool`` on ``state`` (invariants).
+
+        Raises:
+            WorkerRequestError: the pages define no such function.
+        """
+        handle = self._handle(state)
+        return self._call(lambda w: w.call_bool(handle, fun), f"{fun}()", state)
+
+    def playouts(
+        self,
+        seed: int,
+        count: int,
+        max_steps: int = 10_000,
+        *,
+        record: bool = False,
+        timeout: float | None = None,
+    ) -> list[Playout]:
+        """``count`` uniform-random games played natively inside the worker, one round trip.
+
+        The same seed gives the same games. ``timeout`` bounds the whole batch.
+        """
+        games = self._call(
+            lambda w: w.playouts(seed, count, max_steps, record, timeout), "playouts"
+        )
+        return [
+            Playout(
+                g.length,
+                g.status,
+                g.returns,
+                None if g.actions is None else tuple(self.action_texts[i] for i in g.actions),
+            )
+            for g in games
+        ]
+
+    def playout_stats(
+        self, seed: int, count: int, max_steps: int = 10_000, *, timeout: float | None = None
+    ) -> PlayoutStats:
+        """Totals of ``count`` native random games (for benchmarks)."""
+        return self._call(lambda w: w.playout_stats(seed, count, max_steps, timeout), "playouts")
+
+    def close(self) -> None:
+        """Stop the worker."""
+        self._worker.close()
+
+    def __enter__(self) -> RlEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- internals ------------------------------------------------------------------
+
+    def _legal_index(self, state: RlState, action: str) -> int:
+        try:
+            index = self._index.get(canonical(action))
+        except ValueError:
+            index = None
+        if index is None or index not in state._info.legal:
+            raise IllegalActionError(action, self.legal_actions(state))
+        return index
+
+    def _worker_now(self) -> RlWorker:
+        if not self._worker.alive:
+            self._worker.close()
+            self._worker = RlWorker(self.build, self.limits)
+            self._generation += 1
+            self.restarts += 1
+        return self._worker
+
+    def _call(self, request: Callable[[RlWorker], T], what: str, state: RlState | None = None) -> T:
+        worker = self._worker_now()
+        try:
+            return request(worker)
+        except EngineFault as exc:
+            steps = f" after {len(state._history)} actions" if state is not None else ""
+            raise EngineFault(exc.kind, f"{exc.message} [{what}{steps}]") from None
+
+    def _wrap(self, info: StateInfo, root: str | None, history: tuple[int, ...]) -> RlState:
+        slot = _Slot(self._generation, info.handle)
+        state = RlState(slot, info, root, history)
+        finalizer = weakref.finalize(state, self._release, slot)
+        finalizer.atexit = False
+        return state
+
+    def _release(self, slot: _Slot) -> None:
+        if slot.generation == self._generation and self._worker.alive:
+            self._worker.release([slot.handle])
+
+    def _handle(self, state: RlState) -> int:
+        """The state's handle in the current worker, rebuilding the state if it was lost."""
+        worker = self._worker_now()
+        slot = state._slot
+        if slot.generation == self._generation:
+            return slot.handle
+        info = worker.deserialize(state._root) if state._root is not None else worker.new_state()
+        for index in state._history:
+            previous = info.handle
+            step = worker.apply(previous, index)
+            worker.release([previous])
+            if step is None:
+                raise WorkerError("a state could not be rebuilt: the game is not deterministic")
+            info = step
+        slot.generation, slot.handle = self._generation, info.handle
+        return info.handle

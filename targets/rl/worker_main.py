@@ -1,0 +1,286 @@
+"""The engine worker process: loads one compiled game and answers requests on pipes.
+
+Started by :class:`rulebook2game.targets.rl.worker.RlWorker` as
+``python -m rulebook2game.targets.rl.worker_main --wrapper BUILD/wrapper.py``.
+
+Protocol: one JSON object per line. Requests arrive on stdin; answers leave on the
+process's original stdout, which is moved to a private descriptor at start so that
+anything the game prints (``print`` in rl, rlc's abort messages) lands on stderr,
+where the parent keeps the tail for its fault reports. The first line written is the
+greeting (players and the action table) or a load failure.
+
+Each request may carry ``free`` (state handles to drop) and ``cpu`` (seconds of CPU
+time it may use; enforced with ``RLIMIT_CPU``, so a runaway loop is killed by
+``SIGXCPU``). Memory is bounded once, with ``RLIMIT_AS``. Answers are
+``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}`` for a bad request.
+This module uses the standard library only: it runs next to untrusted code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import importlib.util
+import json
+import os
+import resource
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+STATUS_NAMES = ("terminal", "truncated", "stuck")
+INT64_MASK = (1 << 63) - 1
+
+
+class RequestError(Exception):
+    """A request the worker cannot serve (unknown handle, bad arguments)."""
+
+
+def _load_module(wrapper: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(f"r2g_game_{os.getpid()}", wrapper)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {wrapper}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _int_list(vector: Any) -> list[int]:
+    size = int(vector._size)
+    return list(vector._data[:size]) if size else []
+
+
+def _float_list(vector: Any) -> list[float]:
+    size = int(vector._size)
+    return list(vector._data[:size]) if size else []
+
+
+class LoadedGame:
+    """The compiled game and a table of live states, addressed by integer handles."""
+
+    def __init__(self, wrapper: Path) -> None:
+        self.m = _load_module(wrapper)
+        self.all = self.m.enumerate(self.m.AnyGameAction())
+        self.texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
+        self.players = int(self.m.get_num_players())
+        self.states: dict[int, Any] = {}
+        self.next_handle = 1
+        self.libc = ctypes.CDLL(None)
+        self._legal = self._fn("r2g_legal")
+        self._apply = self._fn("r2g_apply")
+        self._copy = self._fn("r2g_copy")
+        self._buffer = self._fn("r2g_byte_buffer")
+        self._playouts = self._fn("r2g_playouts")
+
+    def _fn(self, name: str) -> Callable[..., Any]:
+        found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
+        if len(found) != 1:
+            raise ImportError(f"the build lacks the runtime function {name}")
+        return found[0]
+
+    def _state(self, handle: object) -> Any:
+        if not isinstance(handle, int) or handle not in self.states:
+            raise RequestError(f"no state with handle {handle!r}")
+        return self.states[handle]
+
+    def _store(self, game: Any) -> int:
+        handle = self.next_handle
+        self.next_handle += 1
+        self.states[handle] = game
+        return handle
+
+    def info(self, handle: int) -> dict[str, Any]:
+        """Player, terminal flag, legal action indices (and returns when terminal)."""
+        game = self.states[handle]
+        terminal = bool(game.is_done())
+        out: dict[str, Any] = {
+            "h": handle,
+            "player": int(self.m.get_current_player(game)),
+            "terminal": terminal,
+            "legal": [] if terminal else _int_list(self._legal(game, self.all)),
+        }
+        if terminal:
+            out["returns"] = self.returns(game)
+        return out
+
+    def returns(self, game: Any) -> list[float]:
+        return [float(self.m.score(game, p)) for p in range(self.players)]
+
+    # -- requests -------------------------------------------------------------------
+
+    def op_new(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self.info(self._store(self.m.play()))
+
+    def op_info(self, req: dict[str, Any]) -> dict[str, Any]:
+        self._state(req.get("h"))
+        return self.info(req["h"])
+
+    def op_apply(self, req: dict[str, Any]) -> dict[str, Any]:
+        game = self._copy(self._state(req.get("h")))
+        index = req.get("a")
+        if not isinstance(index, int):
+            raise RequestError("apply needs an integer action index 'a'")
+        if not self._apply(game, self.all, index):
+            return {"illegal": True}
+        return self.info(self._store(game))
+
+    def op_returns(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"returns": self.returns(self._state(req.get("h")))}
+
+    def op_serialize(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"text": str(self._state(req.get("h"))).strip()}
+
+    def op_deserialize(self, req: dict[str, Any]) -> dict[str, Any]:
+        text = str(req.get("text", "")).strip()
+        game = self.m.play()
+        if not self.m.from_string(game, self.m.rl_s__strlit_r_String(text)):
+            raise RequestError("not a state of this game (rl's text form does not parse)")
+        if str(game).strip() != text:
+            raise RequestError("not a state of this game (it does not print back the same)")
+        return self.info(self._store(game))
+
+    def op_render(self, req: dict[str, Any]) -> dict[str, Any]:
+        game = self._state(req.get("h"))
+        return {"text": self._captured(lambda: self.m.pretty_print(game))}
+
+    def op_playouts(self, req: dict[str, Any]) -> dict[str, Any]:
+        seed = int(req.get("seed", 0)) & INT64_MASK
+        count, max_steps = int(req.get("count", 1)), int(req.get("max_steps", 10_000))
+        record, aggregate = bool(req.get("record", False)), bool(req.get("aggregate", False))
+        ints, floats = self.m.VectorTint64_tT(), self.m.VectorTdoubleT()
+        started, cpu_started = time.perf_counter(), time.process_time()
+        self._playouts(self.all, seed, count, max_steps, record and not aggregate, ints, floats)
+        seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
+        flat, rets = _int_list(ints), _float_list(floats)
+        if aggregate:
+            statuses = [0, 0, 0]
+            for k in range(1, len(flat), 2):
+                statuses[flat[k]] += 1
+            steps = sum(flat[0::2])
+            return {
+                "count": count,
+                "steps": steps,
+                "seconds": seconds,
+                "cpu": cpu,
+                "statuses": dict(zip(STATUS_NAMES, statuses, strict=True)),
+            }
+        games, pos = [], 0
+        for n in range(count):
+            length, status = flat[pos], flat[pos + 1]
+            pos += 2
+            actions = flat[pos : pos + length] if record else None
+            pos += length if record else 0
+            game_returns = rets[n * self.players : (n + 1) * self.players]
+            games.append([length, STATUS_NAMES[status], game_returns, actions])
+        return {"games": games, "seconds": seconds, "cpu": cpu}
+
+    def op_call(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Evaluate a page's ``fun NAME(Game g) -> Bool`` on a state."""
+        game = self._state(req.get("h"))
+        name = str(req.get("fun", ""))
+        for fn in self.m.wrappers.get(name, []):
+            if self.m.signatures.get(fn) == [bool, self.m.Game]:
+                return {"value": bool(fn(game))}
+        raise RequestError(f"no function `fun {name}(Game g) -> Bool` in the pages")
+
+    def op_ping(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def _captured(self, call: Callable[[], object]) -> str:
+        """What ``call`` prints on the C stdout (pretty_print writes there)."""
+        self.libc.fflush(None)
+        saved = os.dup(1)
+        sink = os.memfd_create("r2g-render")
+        os.dup2(sink, 1)
+        try:
+            call()
+        finally:
+            self.libc.fflush(None)
+            os.dup2(saved, 1)
+            os.close(saved)
+        os.lseek(sink, 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(sink, 65536):
+            chunks.append(chunk)
+        os.close(sink)
+        return b"".join(chunks).decode("utf-8", errors="replace")
+
+    def handle(self, req: dict[str, Any]) -> dict[str, Any]:
+        for handle in req.get("free", ()):
+            self.states.pop(handle, None)
+        op = req.get("op")
+        method = getattr(self, f"op_{op}", None)
+        if not isinstance(op, str) or method is None:
+            raise RequestError(f"unknown request {op!r}")
+        reply: dict[str, Any] = method(req)
+        return reply
+
+
+def _limit_cpu(seconds: float) -> None:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    used = usage.ru_utime + usage.ru_stime
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = int(used + seconds) + 1
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _limit_memory(limit: int) -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if limit > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _protocol_stream() -> BinaryIO:
+    """Keep the original stdout for answers; send fd 1 (game prints) to stderr."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def _send(out: BinaryIO, reply: dict[str, Any]) -> None:
+    out.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
+    out.flush()
+
+
+def _serve(game: LoadedGame, out: BinaryIO) -> int:
+    for line in sys.stdin.buffer:
+        try:
+            req = json.loads(line)
+            if not isinstance(req, dict):
+                raise RequestError("a request must be a JSON object")
+            _limit_cpu(float(req.get("cpu", 60.0)))
+            reply = {"ok": True, **game.handle(req)}
+        except MemoryError:
+            _send(out, {"ok": False, "fault": "oom", "message": "out of memory"})
+            return 4
+        except (RequestError, ValueError, TypeError, KeyError) as exc:
+            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        _send(out, reply)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve requests until stdin closes."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--wrapper", type=Path, required=True)
+    parser.add_argument("--memory", type=int, default=0, help="address-space limit, bytes")
+    args = parser.parse_args(argv)
+    out = _protocol_stream()
+    _limit_memory(args.memory)
+    try:
+        game = LoadedGame(args.wrapper)
+    except Exception as exc:  # the greeting reports any load failure
+        _send(out, {"ok": False, "fault": "load", "message": f"{type(exc).__name__}: {exc}"})
+        return 3
+    _send(out, {"ok": True, "players": game.players, "actions": game.texts})
+    return _serve(game, out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
