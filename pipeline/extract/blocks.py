@@ -204,6 +204,8 @@ class BlockBuilder:
         if draft.kind in ("table", "diagram"):
             return draft
         draft.text = clean(draft.text)
+        if draft.kind == "heading" and (len(draft.lines) > 3 or len(draft.text) > 160):
+            draft.kind = "paragraph"  # large type, but running text (an introduction)
         if draft.boxed:
             draft.kind = "sidebar"
         elif draft.kind != "heading" and self._is_caption(draft, blocks, index):

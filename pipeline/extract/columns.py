@@ -260,6 +260,8 @@ def _crosses(row: _Row, gutter: tuple[float, float]) -> bool:
     Words on both sides count as one line when the gap between them, where the gutter
     is, is no wider than a word space: a centred title can have its space right there.
     """
+    if _is_picture(row):
+        return False  # pictures may straddle columns; they do not make a layout
     centre = (gutter[0] + gutter[1]) / 2
     left: _Part | None = None
     for p in row.parts:
@@ -282,8 +284,14 @@ def _central(rows: list[_Row], gutter: tuple[float, float]) -> bool:
     return abs(centre - (x0 + x1) / 2) < 0.08 * (x1 - x0)
 
 
+def _is_picture(row: _Row) -> bool:
+    obj = row.parts[0].obj
+    return len(row.parts) == 1 and obj is not None and obj.kind == "diagram"
+
+
 def _gutters(rows: list[_Row]) -> list[tuple[float, float]]:
-    """Vertical strips of white between columns, left to right."""
+    """Vertical strips of white between columns, left to right (pictures left out)."""
+    rows = [r for r in rows if not _is_picture(r)]
     if len(rows) < 3:
         return []
     x0 = min(r.x0 for r in rows)
@@ -352,7 +360,9 @@ def _is_gutter(
     centre = (g0 + g1) / 2
     if not x0 + _MARGIN * (x1 - x0) <= centre <= x1 - _MARGIN * (x1 - x0):
         return False
-    reach = 3 * size
+    # ragged or wrapped columns end (or start) anywhere in their outer half
+    reach_left = max(3 * size, 0.5 * (g0 - x0))
+    reach_right = max(3 * size, 0.5 * (x1 - g1))
     left = right = crossing = 0
     for row in rows:
         parts = row.parts
@@ -362,9 +372,11 @@ def _is_gutter(
         for i, p in enumerate(parts):
             after = parts[i + 1].x0 if i + 1 < len(parts) else None
             before = parts[i - 1].x1 if i > 0 else None
-            if g0 - reach <= p.x1 <= g0 + 0.5 and (after is None or after - p.x1 >= min_width):
+            if g0 - reach_left <= p.x1 <= g0 + 0.5 and (after is None or after - p.x1 >= min_width):
                 left += 1
-            if g1 - 0.5 <= p.x0 <= g1 + reach and (before is None or p.x0 - before >= min_width):
+            if g1 - 0.5 <= p.x0 <= g1 + reach_right and (
+                before is None or p.x0 - before >= min_width
+            ):
                 right += 1
     return left >= 2 and right >= 3 and crossing <= 0.5 * min(left, right)
 

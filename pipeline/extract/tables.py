@@ -98,15 +98,32 @@ def _axis_labels(board: Box, words: list[Word], taken: set[int]) -> tuple[str, .
 def _image_diagrams(
     images: tuple[Box, ...], words: list[Word], taken: set[int], page: Box
 ) -> list[PageObject]:
+    """Pictures large enough to be figures; they keep the labels printed on them.
+
+    Icons set inline with the text and page-sized backgrounds are not figures; lines of
+    running text printed over a picture stay in the flow.
+    """
     out = []
     for img in images:
-        if img.width < 24 or img.height < 24:
+        if min(img.width, img.height) < _MIN_FIGURE:
             continue
         if img.width * img.height > 0.6 * page.width * page.height:
-            continue  # a page-sized background (a scan under its text layer)
-        labels = _take_inside(img, _near(img, words), taken)
+            continue
+        labels = _take_inside(img, _labels_on(_near(img, words)), taken)
         out.append(PageObject("diagram", img, ((labels,),) if labels else ()))
     return out
+
+
+_MIN_FIGURE = 36.0
+"""Pictures smaller than this (points, either side) are icons in the text."""
+
+
+def _labels_on(words: list[tuple[int, Word]]) -> list[tuple[int, Word]]:
+    """The words on a picture that are labels: not on a line of running text (6+ words)."""
+    per_line: dict[int, int] = defaultdict(int)
+    for _, w in words:
+        per_line[round(w.baseline)] += 1
+    return [(i, w) for i, w in words if per_line[round(w.baseline)] < 6]
 
 
 def _panels(shapes: tuple[Shape, ...], page: Box, objects: list[PageObject]) -> list[Box]:
