@@ -97,10 +97,16 @@ class BlockBuilder:
         size = counts.most_common(1)[0][0]
         marker = find_marker(line.words)
         letters = any(c.isalpha() for w in line.words if not _CID.match(w.text) for c in w.text)
-        bold_only = all(w.bold for w in line.words) and size >= 0.97 * self.body
-        if letters and (size >= HEADING_RATIO * self.body or (bold_only and _heading_like(line))):
-            style = "heading"
-            marker = None if marker is None or marker.kind != "bullet" else marker
+        large = size >= HEADING_RATIO * self.body
+        # a bold line of body size is a heading unless it is a bulleted or numbered item
+        bold_only = (
+            all(w.bold for w in line.words)
+            and size >= 0.97 * self.body
+            and (marker is None or marker.kind == "rule")
+            and _heading_like(line)
+        )
+        if letters and (large or bold_only):
+            style, marker = "heading", None
         elif size <= SMALL_RATIO * self.body:
             style = "small"
         else:

@@ -77,7 +77,7 @@ def reasons(stats: GlyphStats, facts: PageFacts) -> list[str]:
         out.append("no text layer (an image?); OCR it to read this page")
     elif stats.chars < LITTLE_TEXT:
         out.append(f"little text ({stats.chars} characters)")
-    if stats.wide_f:
+    if stats.wide_f >= 2:  # one odd glyph is a display font; ligatures come in numbers
         out.append(
             f"suspicious glyph widths: {stats.wide_f} 'f' glyphs as wide as a ligature "
             "(fi/fl/ff may be extracted as a bare 'f')"
