@@ -37,7 +37,9 @@ from rulebook2game.targets.rl.diagnostics import (
     parse_diagnostics,
 )
 from rulebook2game.targets.rl.pages import (
+    action_text_diagnostics,
     check_hooks,
+    enumeration_diagnostics,
     find_play_page,
     undefined_symbol_diagnostic,
 )
@@ -268,22 +270,41 @@ def _raw_failure(output: str) -> Diagnostic:
     return Diagnostic("rlc", 0, 0, text)
 
 
-_LOAD_PROBE = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
+_LOAD_PROBE = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("r2g_probe", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.stdout.flush()
+if not module.print_enumeration_errors(module.AnyGameAction()):
+    sys.exit(5)
+sys.stdout.flush()
+actions = module.enumerate(module.AnyGameAction())
+for i in range(actions.size()):
+    print("action:", str(actions.get(i).contents).strip())
+"""
+"""Loads the wrapper (and so the library), lists action arguments that cannot be
+enumerated (exit 5) or else every action's text."""
+_ENUMERATION_PROBLEM = 5
 
 
 def _check_library(library: Path, wrapper: Path, root: Path, pages: list[Path]) -> list[Diagnostic]:
-    """rlc can exit 0 and leave no usable library (an ``ext fun`` nobody defines)."""
+    """rlc can exit 0 and leave no usable library (an ``ext fun`` nobody defines), or a
+    game whose actions cannot be enumerated (an ``Int`` argument)."""
     for path in (library, wrapper):
         if not path.is_file() or path.stat().st_size == 0:
             return [Diagnostic("rlc", 0, 0, f"rlc reported success but wrote no {path.name}")]
     probe = subprocess.run(
-        [sys.executable, "-c", _LOAD_PROBE, str(library)],
+        [sys.executable, "-c", _LOAD_PROBE, str(wrapper)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
+        cwd=wrapper.parent,
     )
     if probe.returncode == 0:
-        return []
+        return action_text_diagnostics(root, pages, probe.stdout)
+    if probe.returncode == _ENUMERATION_PROBLEM:
+        return enumeration_diagnostics(root, pages, probe.stdout)
     return [undefined_symbol_diagnostic(root, pages, probe.stderr)]
 
 

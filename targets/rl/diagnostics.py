@@ -133,7 +133,15 @@ def parse_diagnostics(output: str, root: Path) -> list[Diagnostic]:
     return list(dict.fromkeys(found))
 
 
-def page_diagnostic(root: Path, page: Path, line: int, message: str, column: int = 1) -> Diagnostic:
-    """A diagnostic of our own about a page (missing hook, two ``play`` functions, ...)."""
+def page_diagnostic(
+    root: Path, page: Path, line: int, message: str, column: int | None = None
+) -> Diagnostic:
+    """A diagnostic of our own about a page (missing hook, two ``play`` functions, ...).
+
+    The column defaults to the first non-blank character of the line.
+    """
     file, absolute = _relative(str(page), root)
-    return Diagnostic(file, line, column, message, "error", (), _source_line(absolute, line))
+    source = _source_line(absolute, line)
+    if column is None:
+        column = len(source) - len(source.lstrip()) + 1 if source else 1
+    return Diagnostic(file, line, column, message, "error", (), source)

@@ -109,7 +109,12 @@ class RlEngine:
         """How many times a worker was replaced after a fault."""
         self._worker = RlWorker(build, self.limits)
         self._rl_texts = self._worker.actions
-        self.action_texts: tuple[str, ...] = tuple(rl_to_canonical(t) for t in self._rl_texts)
+        try:
+            texts = tuple(rl_to_canonical(t) for t in self._rl_texts)
+        except ValueError as exc:
+            self._worker.close()
+            raise WorkerError(f"the game's actions have no canonical text: {exc}") from None
+        self.action_texts: tuple[str, ...] = texts
         """Every action of the game in canonical text, by index."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players

@@ -15,10 +15,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rulebook2game.targets.rl.action_text import rl_to_action
 from rulebook2game.targets.rl.diagnostics import Diagnostic, page_diagnostic
 
 _PLAY = re.compile(r"^\s*act\s+play\s*\(\s*\)\s*->\s*(?P<type>[A-Za-z_][A-Za-z0-9_]*)\s*:")
 _UNDEFINED = re.compile(r"undefined symbol: (?P<symbol>\S+)")
+_NOT_ENUMERABLE = re.compile(
+    r"ERROR: Game(?P<action>[A-Za-z0-9_]+)\.(?P<arg>[A-Za-z0-9_.\[\]]+) is of type (?P<type>\w+)"
+)
 
 HOOKS: dict[str, tuple[str, str]] = {
     "get_current_player": (
@@ -120,3 +124,64 @@ def undefined_symbol_diagnostic(root: Path, pages: list[Path], loader_error: str
     if where is None:
         return Diagnostic("rlc", 0, 0, message)
     return page_diagnostic(root, where[0], where[1], message)
+
+
+def _snake(camel: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", camel).lower()
+
+
+def enumeration_diagnostics(root: Path, pages: list[Path], output: str) -> list[Diagnostic]:
+    """One diagnostic per action argument whose type cannot be enumerated (``Int``)."""
+    out: list[Diagnostic] = []
+    for match in _NOT_ENUMERABLE.finditer(output):
+        action, arg, kind = _snake(match.group("action")), match.group("arg"), match.group("type")
+        message = (
+            f"argument `{arg}` of action `{action}` is {kind}, which cannot be enumerated: "
+            "use BInt<lo, hi> (hi excluded), Bool or an enum"
+        )
+        where = _action_declaration(pages, action)
+        if where is None:
+            out.append(Diagnostic("rlc", 0, 0, message))
+        else:
+            out.append(page_diagnostic(root, where[0], where[1], message))
+    if not out:
+        lines = [line for line in output.splitlines() if line.strip()]
+        detail = lines[0] if lines else "unknown reason"
+        out.append(Diagnostic("rlc", 0, 0, f"the actions cannot be enumerated: {detail}"))
+    return out
+
+
+def _action_declaration(pages: list[Path], action: str) -> tuple[Path, int] | None:
+    pattern = re.compile(rf"^\s*act\s+{re.escape(action)}\s*\(")
+    for page in pages:
+        for number, line in enumerate(_lines(page), start=1):
+            if pattern.match(line) and "->" not in _code(line):
+                return page, number
+    return None
+
+
+def action_text_diagnostics(root: Path, pages: list[Path], output: str) -> list[Diagnostic]:
+    """Actions whose text has no canonical form (an argument that is a class or a vector)."""
+    out: list[Diagnostic] = []
+    seen: set[str] = set()
+    for line in output.splitlines():
+        if not line.startswith("action: "):
+            continue
+        text = line[len("action: ") :]
+        name = text.split("{", 1)[0].strip()
+        if name in seen:
+            continue
+        try:
+            rl_to_action(text)
+        except ValueError:
+            seen.add(name)
+            message = (
+                f"action `{name}` takes an argument that is not a BInt, Bool or enum "
+                f"({text}); give it one such argument per value"
+            )
+            where = _action_declaration(pages, name)
+            if where is None:
+                out.append(Diagnostic("rlc", 0, 0, message))
+            else:
+                out.append(page_diagnostic(root, where[0], where[1], message))
+    return out

@@ -417,6 +417,9 @@ class RlWorker:
             detail = f"no answer within {wall:g} s" + (f"; {detail}" if detail else "")
         elif kind == "hang":
             detail = "CPU time limit exceeded" + (f"; {detail}" if detail else "")
+        elif kind == "oom":
+            limit = self.limits.memory_bytes >> 20
+            detail = f"memory limit of {limit} MiB reached" + (f"; {detail}" if detail else "")
         why = _signal_name(code)
         return EngineFault(kind, f"{detail or 'the worker died'} ({why}, during {op})")
 

@@ -1,0 +1,45 @@
+"""Shared pieces of the rl target tests: copies of the small test games, compiled once.
+
+The games under ``tests/data/rl/`` are copied into one folder of the session's
+temporary directory; builds are cached by page hash, so every test module that
+compiles the same game reuses the first build.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.targets.rl.compile import RlBuild, compile_workspace
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.workspace import Workspace, open_workspace
+
+DATA = Path(__file__).resolve().parent / "data" / "rl"
+
+
+@pytest.fixture(scope="session")
+def rl_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of ``tests/data/rl`` (shared by every module of the session)."""
+    root = tmp_path_factory.getbasetemp() / "rl_games"
+    if not root.exists():
+        shutil.copytree(DATA, root, ignore=shutil.ignore_patterns("build", "reports"))
+    return root
+
+
+def workspace_copy(rl_games: Path, game: str, dest: Path) -> Workspace:
+    """A fresh copy of one test game (to break its pages without touching others)."""
+    target = dest / game
+    shutil.copytree(rl_games / game, target, ignore=shutil.ignore_patterns("build", "reports"))
+    return open_workspace(target)
+
+
+def build_of(rl_games: Path, game: str, optimized: bool = False) -> RlBuild:
+    """The (cached) build of a test game."""
+    return compile_workspace(open_workspace(rl_games / game), optimized=optimized).require()
+
+
+def engine_of(rl_games: Path, game: str, optimized: bool = False) -> RlEngine:
+    """A started engine on a test game; close it when done."""
+    return RlEngine(build_of(rl_games, game, optimized), game=game)
