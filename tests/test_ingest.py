@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from rulebook2game.cli import app
 from rulebook2game.resources import CORPORA_DIR, PACKAGE_DIR, PROJECT_DIR
-from tests.fake_openai import FakeOpenAIServer, load_script
+from tests.fake_openai import FakeOpenAIServer, Script, load_script
 
 DATA = Path(__file__).resolve().parent / "data" / "ingest"
 NO_ENDPOINT = {"OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
@@ -130,10 +130,10 @@ def test_bad_input_writes_nothing(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_resume_after_kill_repeats_no_model_call(tmp_path: Path) -> None:
     out = tmp_path / "ttt"
-    script = load_script(DATA / "tic_tac_toe.json")
+    raw = load_script(DATA / "tic_tac_toe.json").model_dump()
     # step 4 (run_checks) first stalls: the process is killed while it waits for it
-    stalled = script.steps[4].model_copy(update={"fail": ({"delay": 60.0},)})
-    script = script.model_copy(update={"steps": (*script.steps[:4], stalled, *script.steps[5:])})
+    raw["steps"][4]["fail"] = [{"delay": 60.0}]
+    script = Script.model_validate(raw)
     env = {**os.environ, **NO_ENDPOINT, "PYTHONPATH": str(PROJECT_DIR)}
     with FakeOpenAIServer(script) as server:
         args = _args("tic_tac_toe", out, "--base-url", server.base_url, "--model", "any")

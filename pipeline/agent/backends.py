@@ -1,14 +1,13 @@
 """The agent's seams wired to the real pipeline: extraction, a target's compiler, the checks.
 
-Imports are deferred to the call, so the agent package loads (and its tests run)
-without the heavier stages; a stage that is missing says so in one line.
+Imports are deferred to the call: the extraction, compiler and check modules are
+heavy, and commands that do not need them should start fast.
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulebook2game.agent.toolbox import (
     CheckReport,
@@ -21,14 +20,8 @@ from rulebook2game.errors import WorkspaceError
 from rulebook2game.workspace import Workspace
 
 if TYPE_CHECKING:
+    from rulebook2game.check.report import FindingRecord
     from rulebook2game.extract import Rulebook
-
-
-def _module(name: str, what: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        raise WorkspaceError(f"{what} is not available ({name}: {exc})") from exc
 
 
 def extract(rules: Path, password: str | None = None) -> Rulebook:
@@ -58,15 +51,17 @@ class RlCompiler:
     """:class:`~rulebook2game.agent.toolbox.Compiler` of the ``rl`` target (checked build)."""
 
     def compile(self, workspace: Workspace) -> CompileReport:
-        compile_mod = _module("rulebook2game.targets.rl.compile", "the rl target")
-        result = compile_mod.compile_workspace(workspace)
+        from rulebook2game.targets.rl.compile import compile_workspace
+        from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
+
+        result = compile_workspace(workspace)
         if result.ok:
             return CompileReport(True)
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, (*lines, f"({compile_mod.ONE_ERROR_NOTE})"))
+        return CompileReport(False, (*lines, f"({ONE_ERROR_NOTE})"))
 
 
-def _trace_text(record: Any) -> str:
+def _trace_text(record: FindingRecord) -> str:
     """A finding's counterexample, one step a line, and where the problem shows."""
     if record.counterexample is None:
         return ""
@@ -83,7 +78,7 @@ def _trace_text(record: Any) -> str:
     return "\n".join(lines)
 
 
-def convert_finding(record: Any) -> Finding:
+def convert_finding(record: FindingRecord) -> Finding:
     """A check report's ``FindingRecord`` as the agent shows it."""
     message = record.message
     if (record.expected or record.actual) and record.expected not in message:
@@ -105,14 +100,16 @@ def convert_finding(record: Any) -> Finding:
 class PipelineChecker:
     """:class:`~rulebook2game.agent.toolbox.Checker` over ``rulebook2game.check.run``.
 
-    Every run also writes ``reports/check.json`` and ``reports/check.md``.
+    Runs every stage (compile, fuzz, replay, oracle) and writes ``reports/check.json``
+    and ``reports/check.md``.
     """
 
     def check(self, workspace: Workspace) -> CheckReport:
-        run = _module("rulebook2game.check.run", "the checks")
-        report_mod = _module("rulebook2game.check.report", "the checks")
-        report = run.run_check(workspace, _stages(run))
-        report_mod.write_report(report, workspace.reports_dir)
+        from rulebook2game.check.report import render_markdown, write_report
+        from rulebook2game.check.run import ALL_STAGES, run_check
+
+        report = run_check(workspace, ALL_STAGES)
+        write_report(report, workspace.reports_dir)
         compile_stage = report.stage("compile")
         compiled = compile_stage is None or compile_stage.status == "ok"
         diagnostics = tuple(compile_stage.stats.get("diagnostics", ())) if compile_stage else ()
@@ -124,13 +121,8 @@ class PipelineChecker:
             compile=CompileReport(compiled, diagnostics),
             findings=tuple(convert_finding(f) for f in report.findings if f.stage != "compile"),
             summary=summary,
-            markdown=report_mod.render_markdown(report),
+            markdown=render_markdown(report),
         )
-
-
-def _stages(run: Any) -> Any:
-    """Every stage the check module offers (its full list when it has one)."""
-    return getattr(run, "ALL_STAGES", run.DEFAULT_STAGES)
 
 
 def real_toolbox(rulebook: RulebookView, target: str) -> Toolbox:

@@ -198,10 +198,10 @@ class _Handler(BaseHTTPRequestHandler):
             status, headers = failure.status, failure.headers
             payload = {"error": {"message": f"scripted failure {status}", "type": "fake"}}
         else:
-            if failure is not None:
-                time.sleep(failure.delay)
             payload = _completion(step, index, body)
-        self._record(Received(index, body, status))
+        self._record(Received(index, body, status))  # on arrival, even if the answer stalls
+        if failure is not None and failure.status is None:
+            time.sleep(failure.delay)
         # A client that gave up (a timeout) is what a delay is for: not an error.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send(status, payload, headers)
