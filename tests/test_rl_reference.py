@@ -1,0 +1,90 @@
+"""Every rl example of targets/rl/reference.md compiles, and the worked game plays."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.resources import TARGETS_DIR
+from rulebook2game.targets.rl.compile import compile_workspace
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rl.toolchain import find_toolchain
+from rulebook2game.workspace import open_workspace
+
+REFERENCE = TARGETS_DIR / "rl" / "reference.md"
+BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _blocks(language: str) -> list[str]:
+    text = REFERENCE.read_text(encoding="utf-8")
+    return [body for lang, body in BLOCK.findall(text) if lang == language]
+
+
+STANDALONE = [b for b in _blocks("rl") if not b.startswith("# page:")]
+PAGES = [b for b in _blocks("rl") if b.startswith("# page:")]
+
+
+def _rlc(source: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    path = folder / "example.rl"
+    path.write_text(source, encoding="utf-8")
+    tools = find_toolchain()
+    return subprocess.run(
+        [str(tools.rlc), str(path), "--python", "-o", str(folder / "example.py")],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+    )
+
+
+def test_the_reference_has_examples() -> None:
+    assert len(STANDALONE) >= 2 and len(PAGES) >= 3
+
+
+@pytest.mark.parametrize("source", STANDALONE, ids=lambda s: s.splitlines()[0][:40])
+def test_standalone_examples_compile(source: str, tmp_path: Path) -> None:
+    result = _rlc(source, tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+WRONG = [
+    "let x : Int = 0",
+    "if not done:\n        return 0",
+    "if done:\n        return 0\n    elif x == 2:\n        return 1",
+    "x += 1",
+    "done = True",
+    'let t = "a" + "b"',
+    'let s = 3\n    let u = "x"s',
+    "let z : Float\n    z = x",
+]
+
+
+@pytest.mark.parametrize("line", WRONG)
+def test_the_listed_mistakes_do_not_compile(line: str, tmp_path: Path) -> None:
+    body = f"import string\n\nfun f(Bool done) -> Int:\n    let x = 0\n    {line}\n    return x\n"
+    assert _rlc(body, tmp_path).returncode != 0
+
+
+def test_the_worked_game_compiles_and_plays(tmp_path: Path) -> None:
+    root = tmp_path / "high_card_dice"
+    (root / "pages").mkdir(parents=True)
+    (root / "game.toml").write_text('name = "high_card_dice"\nplayers = 2\n')
+    for page in PAGES:
+        header = dict(re.findall(r"^# (\w+): (.*)$", page, re.MULTILINE))
+        assert header.get("implements"), "every page cites its sections"
+        (root / "pages" / f"{header['page']}.rl").write_text(page)
+    result = compile_workspace(open_workspace(root))
+    assert result.ok, result.report()
+    with RlEngine(result.require(), game="high_card_dice") as engine:
+        start = engine.initial()
+        outcomes = engine.chance_outcomes(start)
+        assert len(outcomes) == 12 and outcomes[0] == ("deal_card(card=0)", pytest.approx(1 / 12))
+        for text in ("deal_card(card=7)", "play_card(card=2)", "gamble()", "roll(face=5)"):
+            assert text in engine.action_texts
+        games = engine.playouts(seed=3, count=300, max_steps=40)
+        assert Counter(g.status for g in games) == {"terminal": 300}
+        assert all(sum(g.returns) == 0 for g in games)
+        assert {g.length for g in games} <= {12, 14, 16}
