@@ -157,17 +157,28 @@ def faulty(rl_games: Path) -> Iterator[RlEngine]:
         yield engine
 
 
-def test_an_abort_is_a_finding_and_the_engine_goes_on(faulty: RlEngine) -> None:
+ABORTS = [
+    ("boom()", 17, "boom: the count is too small"),
+    ("oob()", 26, "Out of bounds array access"),
+    ("halve()", 30, "function half_of called without respecting precondition"),
+]
+
+
+@pytest.mark.parametrize(("action", "line", "message"), ABORTS, ids=[a[0] for a in ABORTS])
+def test_an_abort_is_a_finding_and_the_engine_goes_on(
+    faulty: RlEngine, action: str, line: int, message: str
+) -> None:
     state = faulty.apply(faulty.initial(), "ok()")
     with pytest.raises(EngineFault) as caught:
-        faulty.apply(state, "boom()")
+        faulty.apply(state, action)
     assert caught.value.kind == "abort"
-    assert "pages/faulty.rl:" in caught.value.message and "boom" in caught.value.message
+    assert f"pages/faulty.rl:{line}:" in caught.value.message
+    assert message in caught.value.message and action in caught.value.message
     restarts = faulty.restarts
     later = faulty.apply(state, "ok()")
     assert faulty.restarts == restarts + 1
     assert faulty.history(later) == ["ok()", "ok()"]
-    assert faulty.legal_actions(later) == ["boom()", "hog()", "ok()", "spin()"]
+    assert faulty.legal_actions(later) == ["boom()", "halve()", "hog()", "ok()", "oob()", "spin()"]
 
 
 def test_a_hang_is_a_finding(faulty: RlEngine) -> None:

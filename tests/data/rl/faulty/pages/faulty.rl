@@ -1,6 +1,7 @@
 # page: faulty
 # implements: 1
-# `ok` counts to three; `boom` fails an assertion, `spin` never returns, `hog` eats memory.
+# `ok` counts to three; `boom` fails an assertion, `spin` never returns, `hog` eats
+# memory, `oob` reads past the end of an array, `halve` breaks a function's precondition.
 import serialization.print
 import collections.vector
 
@@ -20,6 +21,14 @@ act play() -> Game:
             act hog()
                 while true:
                     junk.append(count)
+            act oob()
+                let cells : Int[3]
+                count = cells[count + 5]
+            act halve()
+                count = half_of(count)
+
+fun half_of(Int even) -> Int { even % 2 == 0 }:
+    return even / 2
 
 fun get_current_player(Game g) -> Int:
     if g.is_done():
