@@ -1,16 +1,18 @@
 """The rule-page header as the agent checks it: ``# page: NAME`` and ``# implements: CITES``.
 
-The header is parsed by :mod:`rulebook2game.check.findings`, so the agent, the checks
-and ``diff`` agree on what a page cites: section ids (``4.1``) or sentence ids
-(``4.2#3``), separated by commas or spaces.
+Only the leading block of ``#`` comment lines counts; the first ``page`` and the first
+``implements`` line (``sections``/``cites`` are accepted spellings) are read, as the
+checks read them. Citations are section ids (``4.1``) or sentence ids (``4.2#3``),
+separated by commas, semicolons or spaces.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from rulebook2game.check.findings import parse_header as header_fields
-from rulebook2game.check.findings import parse_section_ids
+_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+_CITE_SPLIT = re.compile(r"[,\s;]+")
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,17 @@ class PageHeader:
 
 def parse_header(source: str) -> PageHeader:
     """Read the header from a page's leading comment lines."""
-    fields = header_fields(source)
+    fields: dict[str, str] = {}
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = _HEADER_KEY.match(stripped)
+        if match:
+            fields.setdefault(match.group(1).lower(), match.group(2))
     cited = fields.get("implements") or fields.get("sections") or fields.get("cites") or ""
-    name = fields.get("page") or None
-    return PageHeader(name.split()[0] if name else None, parse_section_ids(cited))
+    cites = tuple(dict.fromkeys(c for c in _CITE_SPLIT.split(cited.strip()) if c))
+    name = fields.get("page", "").split()
+    return PageHeader(name[0] if name else None, cites)
