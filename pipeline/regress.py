@@ -37,8 +37,16 @@ class RegressSettings:
     jobs: int = 2
 
     def check_options(self) -> dict[str, Any]:
-        """Options for :func:`rulebook2game.check.run.run_check`."""
-        return {"fuzz": self.fuzz_playouts, "oracle": self.oracle_trajectories}
+        """Options for :func:`rulebook2game.check.run.run_check`.
+
+        Each stage stops at its first finding: one shrunk counterexample per stage is
+        what a failing CI run needs, and shrinking more would cost minutes.
+        """
+        return {
+            "fuzz": self.fuzz_playouts,
+            "oracle": self.oracle_trajectories,
+            "stop_at_first": True,
+        }
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,12 @@ def eval_command(
     suite_file: Annotated[Path | None, typer.Option("--suite", help="A suite file.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of every randomized measure.")] = None,
     trajectories: Annotated[
-        int | None, typer.Option(help="Oracle-agreement trajectories per game.")
+        int | None, typer.Option(min=0, help="Oracle-agreement trajectories per game.")
     ] = None,
-    fuzz: Annotated[int | None, typer.Option(help="Fuzz playouts of the check run.")] = None,
+    fuzz: Annotated[int | None, typer.Option(min=0, help="Fuzz playouts of the check run.")] = None,
     oracle: Annotated[
-        int | None, typer.Option("--oracle-runs", help="Oracle trajectories of the check run.")
+        int | None,
+        typer.Option("--oracle-runs", min=0, help="Oracle trajectories of the check run."),
     ] = None,
     mutants: Annotated[
         bool, typer.Option("--mutants", help="Also measure the mutant kill rate.")
@@ -99,13 +100,6 @@ def eval_command(
         if compare is not None:
             _compare(compare, output, fail_on_worse)
             return
-        for name, value in (
-            ("--trajectories", trajectories),
-            ("--fuzz", fuzz),
-            ("--oracle-runs", oracle),
-        ):
-            if value is not None and value < 0:
-                raise BadInputError(f"{name} must be >= 0")
         suite = _suite(target, suite_file).with_settings(
             seed=seed,
             trajectories=trajectories,
@@ -113,16 +107,20 @@ def eval_command(
             oracle=oracle,
             mutants=True if mutants else None,
         )
-        if suite.settings.mutants and not mutants_available():
-            err_console.print(
-                "[yellow]note:[/] no mutant runner in this version "
-                "(rulebook2game.evals.mutants); the kill rate is not measured"
-            )
-        report = run_suite(suite, on_game=_progress)
-        console.print(rich_table(report))
-        paths = write_eval_report(report, out or EVALS_DIR / "reports", render_report(report))
-        console.print(f"wrote {paths[0]} and {paths[1]}")
-        console.print(f"repeat: {report.command}", markup=False, soft_wrap=True)
+        _run(suite, out or EVALS_DIR / "reports")
+
+
+def _run(suite: Suite, reports_dir: Path) -> None:
+    if suite.settings.mutants and not mutants_available():
+        err_console.print(
+            "[yellow]note:[/] no mutant runner in this version "
+            "(rulebook2game.evals.mutants); the kill rate is not measured"
+        )
+    report = run_suite(suite, on_game=_progress)
+    console.print(rich_table(report))
+    paths = write_eval_report(report, reports_dir, render_report(report))
+    console.print(f"wrote {paths[0]} and {paths[1]}")
+    console.print(f"repeat: {report.command}", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -100,13 +100,14 @@ def _gained_lost(old: Sequence[str], new: Sequence[str]) -> tuple[tuple[str, ...
     return tuple(sorted(set(new) - set(old))), tuple(sorted(set(old) - set(new)))
 
 
-def _compare_chance(old: Observation, new: Observation) -> str | None:
+def _compare_chance(old: Observation, new: Observation) -> tuple[str, str] | None:
+    """(old, new) wording of the first chance difference: outcome counts or a probability."""
     o, n = dict(old.chance), dict(new.chance)
     if set(o) != set(n):
-        return "outcomes"
+        return f"{len(o)} outcomes", f"{len(n)} outcomes"
     for action, p in o.items():
         if not math.isclose(p, n[action], abs_tol=PROBABILITY_TOLERANCE):
-            return f"probability of {action}: {p:.4f} -> {n[action]:.4f}"
+            return f"P({action}) = {p:.4f}", f"P({action}) = {n[action]:.4f}"
     return None
 
 
@@ -134,9 +135,7 @@ def compare(
         if problem is None:
             return None
         gained, lost = _gained_lost([a for a, _ in old.chance], [a for a, _ in new.chance])
-        return StepDifference(
-            step, "chance", _chance_text(old), _chance_text(new), gained, lost, prefix
-        )
+        return StepDifference(step, "chance", problem[0], problem[1], gained, lost, prefix)
     if old.legal != new.legal:
         gained, lost = _gained_lost(old.legal, new.legal)
         return StepDifference(
@@ -153,10 +152,6 @@ def compare(
 
 def _terminal_text(obs: Observation) -> str:
     return f"terminal, returns {list(obs.returns)}" if obs.terminal else "not terminal"
-
-
-def _chance_text(obs: Observation) -> str:
-    return ", ".join(f"{a}: {p:.4f}" for a, p in obs.chance)
 
 
 def _error(step: int, side: str, exc: Exception, prefix: tuple[str, ...]) -> StepDifference:

@@ -6,26 +6,40 @@ A rule page opens with a header of comments::
     # implements: 4.1, 4.2#3
 
 ``implements`` lists rulebook citations: a section id (``4.1``, the whole section)
-or a sentence id (``4.2#3``, one sentence of the ledger); the header is read by
-:mod:`rulebook2game.check.findings`, so diff and checks agree on what a page cites.
+or a sentence id (``4.2#3``, one sentence of the ledger), as the agent and the
+checks read them.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Literal
-
-from rulebook2game.check.findings import parse_header, parse_section_ids
 
 PageStatus = Literal["added", "removed", "changed"]
 
 
+_HEADER_LINE = re.compile(r"^#\s*(implements|sections|cites)\s*:\s*(.*)$", re.IGNORECASE)
+
+
 def page_cites(source: str) -> tuple[str, ...]:
-    """The citations of a page's header, in order (the checks read headers the same way)."""
-    header = parse_header(source)
-    cited = header.get("implements") or header.get("sections") or header.get("cites") or ""
-    return parse_section_ids(cited)
+    """The citations of a page's header, in order and without repeats.
+
+    The header is the leading block of ``#`` comment lines; its first
+    ``implements:`` line (or ``sections:``/``cites:``) lists the citations,
+    separated by commas or spaces.
+    """
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = _HEADER_LINE.match(stripped)
+        if match:
+            return tuple(dict.fromkeys(c for c in re.split(r"[,\s]+", match.group(2)) if c))
+    return ()
 
 
 @dataclass(frozen=True)

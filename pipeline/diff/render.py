@@ -58,6 +58,12 @@ def compile_errors(b: BehaviourDiff) -> list[str]:
     return [f"{side} side does not compile: {err}" for side, err in pairs if err]
 
 
+def gained_lost(b: BehaviourDiff) -> list[str]:
+    """Moves (or chance outcomes) newly possible and no longer possible, when there are any."""
+    lines = [f"legal moves gained: {', '.join(b.gained)}"] if b.gained else []
+    return lines + ([f"legal moves lost: {', '.join(b.lost)}"] if b.lost else [])
+
+
 def counterexample_line(label: str, d: StepDifference) -> str:
     """A shortest known action sequence and the difference it ends on."""
     actions = " ".join(d.prefix) or "(no action)"
@@ -94,8 +100,7 @@ def _md_page(review: PageReview) -> list[str]:
 def _md_behaviour(b: BehaviourDiff) -> list[str]:
     lines = ["## Behaviour", "", summary(b), ""]
     lines += [f"- {e}" for e in compile_errors(b)]
-    if b.gained or b.lost:
-        lines += [f"- legal moves gained: {list(b.gained)}", f"- legal moves lost: {list(b.lost)}"]
+    lines += [f"- {line}" for line in gained_lost(b)]
     rows = _rows(b)
     if rows:
         lines += ["", "| walk | golden replay | first divergence |", "|---|---|---|"]
@@ -169,9 +174,7 @@ def _html_behaviour(b: BehaviourDiff) -> str:
         if rows
         else ""
     )
-    notes = [*compile_errors(b)]
-    if b.gained or b.lost:
-        notes.append(f"Legal moves gained: {list(b.gained)}; lost: {list(b.lost)}")
+    notes = [*compile_errors(b), *gained_lost(b)]
     examples = "".join(f"<li>{E(counterexample_line(lb, d))}</li>" for lb, d in b.counterexamples)
     return (
         f"<h2>Behaviour</h2><p>{E(summary(b))}</p>"
@@ -227,10 +230,7 @@ def _rich_behaviour(b: BehaviourDiff) -> RenderableType:
         for w, r, o in rows:
             table.add_row(escape(w.label), r, escape(o))
         parts.append(table)
-    if b.gained or b.lost:
-        parts.append(
-            Text(f"legal moves gained: {list(b.gained)}\nlegal moves lost: {list(b.lost)}")
-        )
+    parts += [Text(line) for line in gained_lost(b)]
     if b.counterexamples:
         parts.append(Text("shortest counterexamples:", style="bold"))
         parts += [Text("  " + counterexample_line(lb, d)) for lb, d in b.counterexamples]
