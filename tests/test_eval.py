@@ -135,14 +135,17 @@ def test_mutants_hook_calls_the_runner(
 
     def run_mutants(game_dir: Path, *, seed: int, max_mutants: int | None) -> Any:
         calls.append((game_dir, seed, max_mutants))
-        return types.SimpleNamespace(total=10, killed=9, survivors=["win.rl:7 cmp_flip"])
+        survivor = types.SimpleNamespace(
+            page="win", line=7, operator="cmp_flip", description="< to <="
+        )
+        return types.SimpleNamespace(total=10, killed=9, survivors=[survivor])
 
     fake = types.ModuleType("rulebook2game.evals.mutants")
     fake.run_mutants = run_mutants  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "rulebook2game.evals.mutants", fake)
     record = mutant_score(tmp_path, Settings(seed=5, max_mutants=12, mutants=True))
     assert record is not None and record.killed.rate == 0.9
-    assert record.survivors == ["win.rl:7 cmp_flip"] and calls == [(tmp_path, 5, 12)]
+    assert record.survivors == ["win:7 cmp_flip: < to <="] and calls == [(tmp_path, 5, 12)]
 
 
 def test_suite_files_resolve_games_and_reject_bad_ones(tmp_path: Path) -> None:

@@ -173,8 +173,17 @@ def mutant_score(path: Path, settings: Settings) -> MutantRecord | None:
     limit = settings.max_mutants or None
     result = module.run_mutants(path, seed=settings.seed, max_mutants=limit)
     total, killed = int(result.total), int(result.killed)
-    survivors = [str(s) for s in getattr(result, "survivors", ())]
+    survivors = [_describe(s) for s in getattr(result, "survivors", ())]
     return MutantRecord(killed=Ratio(num=killed, den=total), survivors=survivors)
+
+
+def _describe(survivor: object) -> str:
+    """``page:line operator: description`` of a surviving mutant (its text if it has no fields)."""
+    fields = [getattr(survivor, k, None) for k in ("page", "line", "operator", "description")]
+    if any(f is None for f in fields):
+        return str(survivor)
+    page, line, operator, description = fields
+    return f"{page}:{line} {operator}: {description}"
 
 
 def _runs(ws: Workspace) -> RunsRecord | None:

@@ -30,7 +30,7 @@ def pct(r: Ratio | None) -> str:
     """``8/8 (100%)``, or ``-`` when nothing was measured."""
     if r is None or r.rate is None:
         return "-"
-    return f"{r.num}/{r.den} ({r.rate:.0%})"
+    return f"{r.num}/{r.den} {r.rate:.0%}"
 
 
 def _row(g: GameRecord) -> list[str]:
