@@ -81,6 +81,9 @@ def eval_command(
     mutants: Annotated[
         bool, typer.Option("--mutants", help="Also measure the mutant kill rate.")
     ] = False,
+    max_mutants: Annotated[
+        int | None, typer.Option(min=0, help="Mutants per game with --mutants (0: all).")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Reports folder (default: evals/reports/).")
     ] = None,
@@ -106,6 +109,7 @@ def eval_command(
             fuzz=fuzz,
             oracle=oracle,
             mutants=True if mutants else None,
+            max_mutants=max_mutants,
         )
         _run(suite, out or EVALS_DIR / "reports")
 

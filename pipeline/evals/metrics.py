@@ -89,7 +89,8 @@ def commands(path: Path, settings: Settings) -> list[str]:
     again = ["rulebook2game", "eval", str(path), "--seed", seed]
     again += ["--trajectories", str(settings.trajectories)]
     budgets = ["--fuzz", str(settings.fuzz), "--oracle-runs", str(settings.oracle)]
-    again += [*budgets, *(["--mutants"] if settings.mutants else [])]
+    mutants = ["--mutants", "--max-mutants", str(settings.max_mutants)]
+    again += [*budgets, *(mutants if settings.mutants else [])]
     check = ["rulebook2game", "check", str(path), "--seed", seed, *budgets]
     return [shlex.join(again), shlex.join(check)]
 

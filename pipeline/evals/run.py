@@ -41,7 +41,7 @@ def suite_command(suite: Suite) -> str:
     words += ["--suite", str(suite.file)] if suite.file else [str(p) for p in suite.games]
     words += ["--seed", str(s.seed), "--trajectories", str(s.trajectories)]
     words += ["--fuzz", str(s.fuzz), "--oracle-runs", str(s.oracle)]
-    words += ["--mutants"] if s.mutants else []
+    words += ["--mutants", "--max-mutants", str(s.max_mutants)] if s.mutants else []
     return shlex.join(words)
 
 
