@@ -105,3 +105,62 @@ class Race:
     def with_(self, **changes: object) -> Race:
         """A copy with some flags changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class NativeGame:
+    """What a native playout reports."""
+
+    length: int
+    status: str
+    returns: tuple[float, ...]
+    actions: tuple[str, ...] | None
+
+
+class NativeRace(Race):
+    """``Race`` with a native-style playout loop: the same choices as the rl runtime's.
+
+    ``flaky`` makes every other call of ``playouts`` play different games.
+    """
+
+    action_texts = ("add(n=1)", "add(n=2)", "add(n=3)", "coin(side=0)", "coin(side=1)")
+
+    def __init__(self, *, flaky: bool = False, **flags: object) -> None:
+        super().__init__(**flags)  # type: ignore[arg-type]
+        object.__setattr__(self, "_flaky", flaky)
+        object.__setattr__(self, "_calls", [0])
+
+    def playouts(
+        self,
+        seed: int,
+        count: int,
+        max_steps: int = 10_000,
+        *,
+        record: bool = False,
+        timeout: float | None = None,
+    ) -> list[NativeGame]:
+        from rulebook2game.check.native import NativeRng
+
+        self._calls[0] += 1  # type: ignore[attr-defined]
+        if self._flaky and self._calls[0] % 2 == 0:  # type: ignore[attr-defined]
+            seed += 1
+        rng = NativeRng(seed)
+        order = {t: i for i, t in enumerate(self.action_texts)}
+        games = []
+        for _ in range(count):
+            state, actions, status = self.initial(), [], "terminal"
+            while not self.is_terminal(state):
+                if len(actions) == max_steps:
+                    status = "truncated"
+                    break
+                options = self.legal_actions(state) or [a for a, _ in self.chance_outcomes(state)]
+                if not options:
+                    status = "stuck"
+                    break
+                options.sort(key=order.__getitem__)
+                actions.append(options[rng.below(len(options))])
+                state = self.apply(state, actions[-1])  # may raise EngineFault: the batch dies
+            games.append(
+                NativeGame(len(actions), status, tuple(self.returns(state)), tuple(actions))
+            )
+        return games

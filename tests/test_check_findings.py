@@ -5,14 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulebook2game.check.findings import (
-    ORACLE_LEGAL,
-    Finding,
-    PageIndex,
-    find_location,
-    parse_header,
-    parse_section_ids,
-)
+from rulebook2game.check.findings import ORACLE_LEGAL, Finding, PageIndex, find_location
+from rulebook2game.check.page_source import parse_header, parse_section_ids
 
 MOVES = """# page: moves
 # implements: 4.1, 4.2#3

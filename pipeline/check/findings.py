@@ -21,10 +21,12 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rulebook2game.actions import parse_action
+from rulebook2game.check.page_source import PageInfo, read_page_info
 from rulebook2game.trace import Trace
 
 # Kinds of findings, by stage.
@@ -44,6 +46,16 @@ ORACLE_CHANCE = "oracle_chance"
 ORACLE_TERMINAL = "oracle_terminal"
 ORACLE_RETURNS = "oracle_returns"
 
+HOOKS_OF = {
+    "returns": ("score",),
+    "terminal": ("score",),
+    "player": ("get_current_player",),
+}
+"""rl hooks whose pages are involved in a difference of each kind (returns, player, ...)."""
+
+LEGAL_KINDS = frozenset({ORACLE_LEGAL, ORACLE_CHANCE, DEAD_ACTION, NO_LEGAL_ACTION})
+"""Kinds about which actions are offered: their preconditions are involved."""
+
 KINDS = (
     COMPILE_ERROR,
     CRASH,
@@ -61,11 +73,7 @@ KINDS = (
     ORACLE_RETURNS,
 )
 
-_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
-_ACT_DECL = re.compile(r"^\s*act\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_FUN_DECL = re.compile(r"^fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")
-_SECTION_SPLIT = re.compile(r"[,\s;]+")
 
 
 @dataclass(frozen=True)
@@ -129,66 +137,7 @@ class Finding:
         return list(dict.fromkeys(p.page for p in self.pages))
 
 
-@dataclass(frozen=True)
-class PageInfo:
-    """What the index knows about one page."""
-
-    name: str
-    path: Path
-    title: str
-    sections: tuple[str, ...]
-    actions: tuple[tuple[str, int], ...]
-    """(action name, line) of every ``act`` declaration in the page."""
-    functions: tuple[tuple[str, int], ...] = ()
-    """(function name, line) of every top-level ``fun`` definition in the page."""
-
-
-def parse_header(source: str) -> dict[str, str]:
-    """The ``# key: value`` lines of the leading comment block of a page."""
-    out: dict[str, str] = {}
-    for line in source.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
-        match = _HEADER_KEY.match(stripped)
-        if match:
-            out.setdefault(match.group(1).lower(), match.group(2))
-    return out
-
-
-def parse_section_ids(text: str) -> tuple[str, ...]:
-    """``"4.1, 4.2#3"`` -> ``("4.1", "4.2#3")`` (section ids, in order, no repeats)."""
-    ids = [s for s in _SECTION_SPLIT.split(text.strip()) if s]
-    return tuple(dict.fromkeys(ids))
-
-
-def read_page_info(path: Path) -> PageInfo:
-    """Read one page's header and action declarations."""
-    source = path.read_text(encoding="utf-8", errors="replace")
-    header = parse_header(source)
-    cited = header.get("implements") or header.get("sections") or header.get("cites") or ""
-    actions = []
-    functions = []
-    for lineno, line in enumerate(source.splitlines(), start=1):
-        match = _ACT_DECL.match(line)
-        # `act NAME(...) -> Type:` declares an action function, not an action.
-        if match and "->" not in line.split("#", 1)[0]:
-            actions.append((match.group(1), lineno))
-        fun = _FUN_DECL.match(line)
-        if fun:
-            functions.append((fun.group(1), lineno))
-    return PageInfo(
-        name=path.stem,
-        path=path,
-        title=header.get("page", path.stem),
-        sections=parse_section_ids(cited),
-        actions=tuple(actions),
-        functions=tuple(functions),
-    )
-
-
+@lru_cache(maxsize=65536)
 def action_name(text: str) -> str:
     """The name of an action text (``drop(col=3)`` -> ``drop``); the text itself if unparsable."""
     try:
@@ -222,13 +171,31 @@ class PageIndex:
         return refs
 
     def pages_defining(self, function: str) -> list[PageRef]:
-        """The pages with a top-level ``fun NAME(`` for the function."""
+        """The pages defining a function (``.name``: a method of a class or enum)."""
+        method = function.startswith(".")
+        name = function.lstrip(".")
         return [
-            PageRef(info.name, f"defines {function}", line, info.sections)
+            PageRef(info.name, f"defines {name}", line, info.sections)
             for info in self.pages.values()
-            for name, line in info.functions
-            if name == function
+            for defined, line in (info.methods if method else info.functions)
+            if defined == name
         ]
+
+    def callee_pages(self, action: str, precondition: bool) -> list[PageRef]:
+        """Pages defining what the action's precondition (or else its effect) calls."""
+        name = action_name(action)
+        refs: list[PageRef] = []
+        for info in self.pages.values():
+            for decl in info.declarations:
+                if decl.name != name:
+                    continue
+                calls = decl.precondition_calls if precondition else decl.effect_calls
+                for call in calls:
+                    part = "precondition" if precondition else "effect"
+                    for ref in self.pages_defining(call):
+                        role = f"{name}'s {part} calls {call.lstrip('.')}"
+                        refs.append(replace(ref, role=role))
+        return refs
 
     def page_at(self, location: str) -> PageRef | None:
         """The page of an ``file.rl:LINE`` location, or ``None`` if no page has that file."""
@@ -264,13 +231,24 @@ class PageIndex:
             if ref is not None:
                 refs.append(ref)
                 break
+        legal = finding.kind in LEGAL_KINDS or finding.extra.get("what") in ("legal", "chance")
         for text in finding.actions:
             refs.extend(self.pages_declaring(text))
-        for function in finding.functions:
+        for text in finding.actions:
+            refs.extend(self.callee_pages(text, precondition=legal))
+        for function in (*finding.functions, *HOOKS_OF.get(finding.extra.get("what", ""), ())):
             refs.extend(self.pages_defining(function))
         refs.extend(finding.pages)
-        unique = tuple(dict.fromkeys(refs))
+        unique = tuple(_first_per_page(refs))
         return replace(finding, pages=unique, sections=self.sections_for(unique))
+
+
+def _first_per_page(refs: Iterable[PageRef]) -> list[PageRef]:
+    """One reference per page (the first, i.e. the most specific), in order."""
+    seen: dict[str, PageRef] = {}
+    for ref in refs:
+        seen.setdefault(ref.page, ref)
+    return list(seen.values())
 
 
 def find_location(text: str) -> str | None:

@@ -47,6 +47,7 @@ from rulebook2game.check.native import (
 )
 from rulebook2game.check.shrink import (
     DEFAULT_MAX_TESTS,
+    PrefixPlayer,
     engine_alternatives,
     engine_predicate,
     shrink,
@@ -78,7 +79,7 @@ class FuzzConfig:
     """The bound on a game's length (from ``max_game_length``)."""
     batch: int = 50
     """Games per native round trip (a fault is located within its batch)."""
-    replay_games: int = 20
+    replay_games: int = 10
     """Games replayed step by step for per-step invariants and serialization."""
     serialization_samples: int = 4
     """States per replayed game put through serialize → deserialize."""
@@ -142,6 +143,7 @@ class Fuzzer:
         self.result = FuzzResult()
         self._seen: set[tuple[str, str]] = set()
         self._declared = actions_declared_check(interface)
+        self._declared_ok: set[str] = set()
 
     # -- driver -------------------------------------------------------------------
 
@@ -159,6 +161,10 @@ class Fuzzer:
             names = ", ".join(fun_invariants(self.invariants))
             self.result.notes.append(f"fun invariants not evaluated (engine cannot call): {names}")
         return self.result
+
+    def _known(self, kind: str, key: str) -> bool:
+        """Whether a finding of this kind and key was already reported (skip the work)."""
+        return (kind, key) in self._seen
 
     def _add(self, finding: Finding, key: str) -> None:
         signature = (finding.kind, key)
@@ -274,17 +280,22 @@ class Fuzzer:
         self._add(finding, find_location(text) or kind)
 
     def _check_games(self, games: Sequence[Game]) -> None:
-        for game in games:
+        # Shortest games first: the first game showing a finding is its best start.
+        for game in sorted(games, key=lambda g: g.length):
             if game.status == "stuck":
                 self._stuck(game)
             elif game.status == "truncated":
-                message = f"no end within {self.config.max_steps} steps (max_game_length)"
-                self._add(self._finding(fk.NO_TERMINATION, message, game.actions), "bound")
+                if not self._known(fk.NO_TERMINATION, "bound"):
+                    message = f"no end within {self.config.max_steps} steps (max_game_length)"
+                    self._add(self._finding(fk.NO_TERMINATION, message, game.actions), "bound")
             else:
                 self._terminal_invariants(game)
             self._declared_actions(game)
 
     def _stuck(self, game: Game) -> None:
+        if self._known(fk.NO_LEGAL_ACTION, "stuck"):
+            return
+
         def shows(states: list[Any], _: Sequence[str]) -> bool:
             last = states[-1]
             return not self.engine.is_terminal(last) and not self._options(last)
@@ -296,7 +307,7 @@ class Fuzzer:
     def _terminal_invariants(self, game: Game) -> None:
         obs = Observation(-4, True, (), (), game.returns)
         violation = check_observation(self.invariants, obs)
-        if violation is None:
+        if violation is None or self._known(fk.INVARIANT, violation.invariant):
             return
 
         def shows(states: list[Any], _: Sequence[str]) -> bool:
@@ -311,22 +322,25 @@ class Fuzzer:
         self._add(finding, violation.invariant)
 
     def _declared_actions(self, game: Game) -> None:
+        """Every action taken is declared, with its arguments in their domains."""
         if self.interface is None or not self.interface.actions:
             return
+        chance_names = set(self.interface.chance.actions)
         for i, action in enumerate(game.actions):
-            chance = action_name(action) in self.interface.chance.actions
-            obs = (
-                Observation(0, False, (), ((action, 1.0),), ())
-                if chance
-                else Observation(0, False, (action,), (), ())
+            if action in self._declared_ok:
+                continue
+            chance = action_name(action) in chance_names
+            legal, outcomes = ((), ((action, 1.0),)) if chance else ((action,), ())
+            problem = self._declared(Observation(0, False, legal, outcomes, ()))
+            if problem is None:
+                self._declared_ok.add(action)
+                continue
+            message = f"invariant actions_declared broken: {problem}"
+            self._add(
+                self._finding(fk.INVARIANT, message, game.actions[:i], involved=(action,)),
+                "actions_declared",
             )
-            problem = self._declared(obs)
-            if problem is not None:
-                prefix = game.actions[:i]
-                message = f"invariant actions_declared broken: {problem}"
-                finding = self._finding(fk.INVARIANT, message, prefix, involved=(action,))
-                self._add(finding, "actions_declared")
-                return
+            return
 
     def _finding(
         self,
@@ -352,11 +366,13 @@ class Fuzzer:
     def _shrunk(self, actions: Sequence[str], shows: Any) -> tuple[str, ...]:
         if not self.config.shrink:
             return tuple(actions)
+        player = PrefixPlayer(self.engine)
         result = shrink(
             actions,
-            engine_predicate(self.engine, shows),
+            engine_predicate(self.engine, shows, player),
             max_tests=self.config.max_shrink_tests,
-            alternatives=engine_alternatives(self.engine),
+            alternatives=engine_alternatives(self.engine, player),
+            prefix_known=True,
         )
         return result.actions
 
@@ -429,6 +445,9 @@ class Fuzzer:
             )
 
     def _violation(self, prefix: Sequence[str], name: str, message: str) -> None:
+        if self._known(fk.INVARIANT, name):
+            return
+
         def shows(states: list[Any], _: Sequence[str]) -> bool:
             found = check_state(self.invariants, self.engine, states[-1])
             return found is not None and found.invariant == name
@@ -438,20 +457,31 @@ class Fuzzer:
 
     def _round_trip(self, state: Any, obs: Observation, prefix: Sequence[str]) -> bool:
         """Serialize → deserialize keeps the state; report and return False if not."""
+        problem = self._serialization_problem(state, obs)
+        if problem is None:
+            return True
+        if self._known(fk.SERIALIZATION, "round_trip"):
+            return False
+
+        def shows(states: list[Any], _: Sequence[str]) -> bool:
+            last = states[-1]
+            return self._serialization_problem(last, observe(self.engine, last)) is not None
+
+        actions = self._shrunk(prefix, shows)
+        self._add(self._finding(fk.SERIALIZATION, problem, actions), "round_trip")
+        return False
+
+    def _serialization_problem(self, state: Any, obs: Observation) -> str | None:
         try:
             text = self.engine.serialize(state)
             again = self.engine.deserialize(text)
-            problem = None
             if observe(self.engine, again) != obs:
-                problem = "the deserialized state offers different moves or results"
-            elif self.engine.serialize(again) != text:
-                problem = "serializing the deserialized state gives different text"
+                return "the deserialized state offers different moves or results"
+            if self.engine.serialize(again) != text:
+                return "serializing the deserialized state gives different text"
         except BadInputError as exc:
-            problem = f"a serialized state does not load: {_first_line(str(exc))}"
-        if problem is None:
-            return True
-        self._add(self._finding(fk.SERIALIZATION, problem, prefix), "round_trip")
-        return False
+            return f"a serialized state does not load: {_first_line(str(exc))}"
+        return None
 
     def _dead_actions(self) -> None:
         if self.interface is None:

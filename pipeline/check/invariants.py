@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from rulebook2game.actions import parse_action
@@ -190,6 +191,7 @@ def actions_declared_check(interface: Interface | None) -> Check:
         return lambda obs: None
     chance_names = set(interface.chance.actions)
 
+    @lru_cache(maxsize=65536)
     def problem(text: str, at_chance: bool) -> str | None:
         try:
             action = parse_action(text)

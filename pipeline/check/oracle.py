@@ -20,21 +20,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook2game.check import findings as fk
-from rulebook2game.check.findings import Finding, action_name, find_location
+from rulebook2game.check.findings import HOOKS_OF, Finding, action_name, find_location
 from rulebook2game.check.invariants import Observation, observe
 from rulebook2game.check.native import NativePlayouts, derived_seed
-from rulebook2game.check.shrink import DEFAULT_MAX_TESTS, engine_alternatives, shrink, trace_of
+from rulebook2game.check.shrink import (
+    DEFAULT_MAX_TESTS,
+    PrefixPlayer,
+    engine_alternatives,
+    shrink,
+    trace_of,
+)
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault
 from rulebook2game.trace import PROBABILITY_TOLERANCE
 
 RETURNS_TOLERANCE = 1e-6
-HOOKS = {
-    "returns": ("score",),
-    "terminal": ("score",),
-    "player": ("get_current_player",),
-}
-"""rl functions whose pages are involved in a mismatch of each kind (besides the actions')."""
+HOOKS = HOOKS_OF
 KIND_OF = {
     "player": fk.ORACLE_PLAYER,
     "legal": fk.ORACLE_LEGAL,
@@ -210,16 +211,21 @@ def screen(
     )
 
 
-def _shows(oracle: Engine[Any], cand: Engine[Any], signature: tuple[str, frozenset[str]]) -> Any:
+def _shows(
+    players: tuple[PrefixPlayer, PrefixPlayer], signature: tuple[str, frozenset[str]]
+) -> Any:
     """Predicate for shrinking: the sequence is legal in both and ends on the same mismatch."""
+    o_player, c_player = players
 
     def predicate(actions: Sequence[str]) -> bool:
+        o_states = o_player.states(actions)
+        if o_states is None:
+            return False
         try:
-            o_state, c_state = oracle.initial(), cand.initial()
-            for action in actions:
-                o_state = oracle.apply(o_state, action)
-                c_state = cand.apply(c_state, action)
-            found = compare_states(oracle, o_state, cand, c_state)
+            c_states = c_player.states(actions)
+            if c_states is None:
+                return False
+            found = compare_states(o_player.engine, o_states[-1], c_player.engine, c_states[-1])
         except IllegalActionError:
             return False
         except EngineFault as exc:
@@ -335,27 +341,46 @@ def run_oracle(oracle: Engine[Any], cand: Engine[Any], config: OracleConfig) -> 
     screen fails, to find the exact first difference.
     """
     result = OracleResult()
-    seen: set[tuple[str, frozenset[str]]] = set()
+    shortest: dict[tuple[str, frozenset[str]], Trajectory] = {}
     for trajectory in _trajectories(oracle, cand, config, result):
         mismatch = trajectory.mismatch
-        if mismatch is None or mismatch.signature() in seen:
+        if mismatch is None:
             continue
-        seen.add(mismatch.signature())
-        actions: Sequence[str] = trajectory.actions
-        if config.shrink:
-            shrunk = shrink(
-                actions,
-                _shows(oracle, cand, mismatch.signature()),
-                max_tests=config.max_shrink_tests,
-                alternatives=engine_alternatives(oracle),
-            )
-            result.shrink_tests += shrunk.tests
-            actions = shrunk.actions
-            mismatch = _mismatch_at(oracle, cand, actions) or mismatch
-        result.findings.append(_finding(oracle, cand, actions, mismatch, config))
-        if config.stop_at_first or len(result.findings) >= config.max_findings:
+        known = shortest.get(mismatch.signature())
+        if known is None or len(trajectory.actions) < len(known.actions):
+            shortest[mismatch.signature()] = trajectory
+        if config.stop_at_first:
             break
+    ordered = sorted(shortest.values(), key=lambda t: len(t.actions))
+    for trajectory in ordered[: config.max_findings]:
+        result.findings.append(_shrunk_finding(oracle, cand, trajectory, config, result))
     return result
+
+
+def _shrunk_finding(
+    oracle: Engine[Any],
+    cand: Engine[Any],
+    trajectory: Trajectory,
+    config: OracleConfig,
+    result: OracleResult,
+) -> Finding:
+    """The finding of a trajectory's mismatch, with its counterexample shrunk."""
+    mismatch = trajectory.mismatch
+    assert mismatch is not None
+    actions: Sequence[str] = trajectory.actions
+    if config.shrink:
+        players = (PrefixPlayer(oracle), PrefixPlayer(cand))
+        shrunk = shrink(
+            actions,
+            _shows(players, mismatch.signature()),
+            max_tests=config.max_shrink_tests,
+            alternatives=engine_alternatives(oracle, players[0]),
+            prefix_known=True,
+        )
+        result.shrink_tests += shrunk.tests
+        actions = shrunk.actions
+        mismatch = _mismatch_at(oracle, cand, actions) or mismatch
+    return _finding(oracle, cand, actions, mismatch, config)
 
 
 def _mismatch_at(oracle: Engine[Any], cand: Engine[Any], actions: Sequence[str]) -> Mismatch | None:

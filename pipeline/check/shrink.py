@@ -13,9 +13,10 @@ game (hearts: over a hundred steps) shrinks in bounded time.
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault
@@ -25,7 +26,9 @@ S = TypeVar("S")
 Predicate = Callable[[Sequence[str]], bool]
 StatesPredicate = Callable[[list[S], Sequence[str]], bool]
 
-DEFAULT_MAX_TESTS = 300
+DEFAULT_MAX_TESTS = 3000
+DEFAULT_MAX_APPLIES = 15_000
+"""Engine steps one shrink may take (each may be a round trip to a worker)."""
 
 
 @dataclass(frozen=True)
@@ -97,24 +100,42 @@ Alternatives = Callable[[Sequence[str]], list[str]]
 """The actions possible after a prefix (for the merge pass of :func:`shrink`)."""
 
 
+MERGE_WIDE_OPTIONS = 8
+"""Positions with at most this many alternatives also try replacing three steps by one."""
+
+
 def merge_pass(actions: Sequence[str], test: Predicate, alternatives: Alternatives) -> list[str]:
-    """Replace two consecutive steps by one other action while ``test`` holds.
+    """Replace consecutive steps by one other action while ``test`` holds.
 
     Removal alone stops at sequences such as "1, 1, 1" when "2, 1" would do; this
-    pass finds those, one merge at a time, from the start of the sequence.
+    pass finds those, one merge at a time, from the start of the sequence: a step
+    and the next one (or, where there are few alternatives, as with dice, the next
+    two: "roll, 3, roll, 3" becomes "roll, 6") are replaced by a single action.
+    Options that merged before are tried first.
     """
     seq = list(actions)
+    good: dict[str, int] = {}
     i = 0
     while i + 1 < len(seq):
-        merged = False
-        for option in alternatives(seq[:i]):
-            candidate = [*seq[:i], option, *seq[i + 2 :]]
-            if test(candidate):
-                seq = ddmin(shortest_prefix(candidate, test), test)
-                merged = True
-                break
-        if not merged:
+        if isinstance(test, _Budget) and test.exhausted:
+            break
+        options = sorted(alternatives(seq[:i]), key=lambda a: -good.get(a, 0))
+        spans = (2, 1) if len(options) <= MERGE_WIDE_OPTIONS else (1,)
+        merged = next(
+            (
+                candidate
+                for drop in spans
+                for option in options
+                if len(candidate := [*seq[:i], option, *seq[i + 1 + drop :]]) < len(seq)
+                and test(candidate)
+            ),
+            None,
+        )
+        if merged is None:
             i += 1
+        else:
+            good[merged[i]] = good.get(merged[i], 0) + 1
+            seq = merged
     return seq
 
 
@@ -124,14 +145,19 @@ def shrink(
     *,
     max_tests: int = DEFAULT_MAX_TESTS,
     alternatives: Alternatives | None = None,
+    prefix_known: bool = False,
 ) -> ShrinkResult:
     """Shrink ``actions`` (which must satisfy ``still_fails``) to a minimal sequence.
 
-    Shortest prefix, then ddmin, then (given ``alternatives``) merging two steps
-    into one, then the shortest prefix again; at most ``max_tests`` predicate calls.
+    Shortest prefix (skipped when ``prefix_known``: the caller stopped at the first
+    state showing the finding), merging steps (given ``alternatives``), ddmin,
+    merging again, then the shortest prefix again; at most ``max_tests`` predicate
+    calls (engine-aware predicates also bound their engine steps).
     """
     budget = _Budget(still_fails, max_tests)
-    best = shortest_prefix(actions, budget)
+    best = list(actions) if prefix_known else shortest_prefix(actions, budget)
+    if alternatives is not None:
+        best = merge_pass(best, budget, alternatives)
     best = ddmin(best, budget)
     if alternatives is not None:
         best = merge_pass(best, budget, alternatives)
@@ -139,12 +165,89 @@ def shrink(
     return ShrinkResult(tuple(best), budget.tests, budget.exhausted)
 
 
-def engine_alternatives(engine: Engine[S]) -> Alternatives:
+class PrefixPlayer:
+    """Plays action sequences through an engine, reusing the states of known prefixes.
+
+    Shrinking tries many sequences that share prefixes; replaying each from the
+    start would cost a round trip to the engine per step, so the states of recent
+    prefixes are kept (at most ``max_cached``). ``max_applies`` bounds the total
+    work: past it every sequence is refused and :attr:`exhausted` is set.
+    """
+
+    def __init__(
+        self, engine: Engine[S], *, max_cached: int = 4096, max_applies: int = DEFAULT_MAX_APPLIES
+    ):
+        self.engine = engine
+        self.max_cached = max_cached
+        self.max_applies = max_applies
+        self.applies = 0
+        self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+
+    @property
+    def exhausted(self) -> bool:
+        return self.applies >= self.max_applies
+
+    def _get(self, key: tuple[str, ...]) -> Any:
+        if key not in self._cache:
+            return _MISSING
+        self._cache.move_to_end(key)
+        return self._cache[key]
+
+    def _put(self, key: tuple[str, ...], state: Any) -> None:
+        self._cache[key] = state
+        if len(self._cache) > self.max_cached:
+            self._cache.popitem(last=False)
+
+    def states(self, actions: Sequence[str]) -> list[Any] | None:
+        """The states along ``actions`` (initial first), or ``None`` if one is not legal.
+
+        Engine faults propagate; a sequence past the work budget gives ``None``.
+        """
+        key = tuple(actions)
+        states: list[Any] = []
+        for k in range(len(key) + 1):
+            state = self._get(key[:k])
+            if state is _MISSING:
+                break
+            states.append(state)
+        if not states:
+            states.append(self.engine.initial())
+            self._put((), states[0])
+        for k in range(len(states), len(key) + 1):
+            if self.exhausted:
+                return None
+            state = _step(self.engine, states[-1], key[k - 1])
+            if state is None:
+                return None
+            self.applies += 1
+            states.append(state)
+            self._put(key[:k], state)
+        return states
+
+
+_MISSING = object()
+
+
+def _step(engine: Engine[S], state: S, action: str) -> S | None:
+    """``state`` after ``action``, or ``None`` when the action is not possible there."""
+    if engine.is_terminal(state):
+        return None
+    if engine.current_player(state) == CHANCE:
+        allowed = {a for a, p in engine.chance_outcomes(state) if p > 0}
+    else:
+        allowed = set(engine.legal_actions(state))
+    if action not in allowed:
+        return None
+    return engine.apply(state, action)
+
+
+def engine_alternatives(engine: Engine[S], player: PrefixPlayer | None = None) -> Alternatives:
     """The legal actions (or chance outcomes) after a prefix, per ``engine``."""
+    player = player or PrefixPlayer(engine)
 
     def alternatives(prefix: Sequence[str]) -> list[str]:
         try:
-            states = play(engine, prefix)
+            states = player.states(prefix)
         except (IllegalActionError, EngineFault):
             return []
         if states is None or engine.is_terminal(states[-1]):
@@ -165,30 +268,27 @@ def play(engine: Engine[S], actions: Sequence[str]) -> list[S] | None:
     state = engine.initial()
     states = [state]
     for action in actions:
-        if engine.is_terminal(state):
+        nxt = _step(engine, state, action)
+        if nxt is None:
             return None
-        if engine.current_player(state) == CHANCE:
-            allowed = {a for a, p in engine.chance_outcomes(state) if p > 0}
-        else:
-            allowed = set(engine.legal_actions(state))
-        if action not in allowed:
-            return None
-        state = engine.apply(state, action)
+        state = nxt
         states.append(state)
     return states
 
 
-def engine_predicate(engine: Engine[S], shows: StatesPredicate[S]) -> Predicate:
+def engine_predicate(
+    engine: Engine[S], shows: StatesPredicate[S], player: PrefixPlayer | None = None
+) -> Predicate:
     """A predicate that plays the sequence and asks ``shows(states, actions)``.
 
-    Sequences with an illegal action are rejected. A fault of the engine while
-    playing counts as "shows" only if ``shows`` is never reached: callers shrinking a
-    crash pass a ``shows`` that is never true and rely on this.
+    Sequences with an illegal action are rejected, and so are sequences on which
+    the engine faults (callers shrinking a fault use their own predicate).
     """
+    player = player or PrefixPlayer(engine)
 
     def predicate(actions: Sequence[str]) -> bool:
         try:
-            states = play(engine, actions)
+            states = player.states(actions)
         except (IllegalActionError, EngineFault):
             return False
         return states is not None and shows(states, actions)

@@ -1,0 +1,360 @@
+"""Detection power of the checks: the mutant kill rate of a game's gold pages.
+
+Every mutant of the gold pages (:mod:`rulebook2game.mutate`) is written into a copy
+of the game directory under ``GAME_DIR/build/mutants/``, type-checked, compiled and
+checked with the same checks as ``rulebook2game check`` (same playout and trajectory
+counts), in a profile that is faster only in what it skips: it stops at the first
+finding and does not shrink counterexamples, and it replays the golden traces before
+fuzzing because they kill most mutants in a fraction of a second.
+
+A mutant is *killed* when the checks report a finding, *survives* when they pass,
+and *does not compile* when rlc rejects it (those are counted apart: the compiler's
+rejections say nothing about the checks). Mutants run in a process pool (two
+workers: the machine's cores). Per game: mutants, compiled, killed, survivors with
+their diffs, kill rate over compiled mutants, median time to kill. The detail is
+written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.check import run as check_run
+from rulebook2game.check.findings import REPLAY, Finding
+from rulebook2game.check.replay import replay
+from rulebook2game.check.report import StageResult
+from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
+from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
+from rulebook2game.targets.rl.compile import check_syntax
+from rulebook2game.trace import read_trace, write_text_atomic
+from rulebook2game.workspace import open_workspace
+
+KILLED = "killed"
+SURVIVED = "survived"
+NOT_COMPILED = "not_compiled"
+ERROR = "error"
+WORKERS = 2
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The check budget each mutant gets."""
+
+    fuzz: int = DEFAULT_FUZZ
+    oracle: int = DEFAULT_ORACLE
+    seed: int = 0
+    request_timeout: float = 2.0
+    batch_timeout: float = 3.0
+
+    def options(self) -> dict[str, Any]:
+        """Options of :func:`rulebook2game.check.run.run_check` for one mutant."""
+        return {
+            "fuzz": self.fuzz,
+            "oracle": self.oracle,
+            "shrink": False,
+            "stop_at_first": True,
+            "request_timeout": self.request_timeout,
+            "batch_timeout": self.batch_timeout,
+        }
+
+
+@dataclass(frozen=True)
+class MutantOutcome:
+    """What the checks made of one mutant."""
+
+    id: str
+    page: str
+    line: int
+    operator: str
+    description: str
+    diff: str
+    status: str
+    """killed | survived | not_compiled | error"""
+    seconds: float
+    stage: str | None = None
+    """The stage whose finding killed it."""
+    finding: str | None = None
+    """That finding's headline (or the compile error, or what went wrong)."""
+
+    def __str__(self) -> str:
+        return f"{self.id}: {self.description}\n{self.diff}".rstrip()
+
+
+@dataclass(frozen=True)
+class MutantRun:
+    """Every mutant of one game and what became of it."""
+
+    game: str
+    outcomes: tuple[MutantOutcome, ...]
+    seconds: float
+    enumerated: int
+    """Mutants the operators produced (before any sampling cap)."""
+    profile: Profile = field(default_factory=Profile)
+
+    def _with(self, status: str) -> list[MutantOutcome]:
+        return [o for o in self.outcomes if o.status == status]
+
+    @property
+    def total(self) -> int:
+        """Mutants that compiled and were checked (the kill rate's denominator)."""
+        return len(self._with(KILLED)) + len(self._with(SURVIVED))
+
+    @property
+    def killed(self) -> int:
+        return len(self._with(KILLED))
+
+    @property
+    def survivors(self) -> list[MutantOutcome]:
+        return self._with(SURVIVED)
+
+    @property
+    def not_compiled(self) -> int:
+        return len(self._with(NOT_COMPILED))
+
+    @property
+    def errors(self) -> list[MutantOutcome]:
+        return self._with(ERROR)
+
+    @property
+    def rate(self) -> float | None:
+        """Killed / compiled mutants (``None`` when none compiled)."""
+        return self.killed / self.total if self.total else None
+
+    @property
+    def median_kill_seconds(self) -> float | None:
+        times = [o.seconds for o in self._with(KILLED)]
+        return statistics.median(times) if times else None
+
+    def by_operator(self) -> dict[str, tuple[int, int]]:
+        """Operator -> (killed, compiled)."""
+        out: dict[str, tuple[int, int]] = {}
+        for o in self.outcomes:
+            if o.status in (KILLED, SURVIVED):
+                k, n = out.get(o.operator, (0, 0))
+                out[o.operator] = (k + (o.status == KILLED), n + 1)
+        return out
+
+
+def _outcome(mutant: Mutant, status: str, started: float, **more: Any) -> MutantOutcome:
+    return MutantOutcome(
+        id=mutant.id,
+        page=mutant.page,
+        line=mutant.line,
+        operator=mutant.operator,
+        description=mutant.description,
+        diff=mutant.diff,
+        status=status,
+        seconds=round(time.perf_counter() - started, 3),
+        **more,
+    )
+
+
+KILL_ORDER = ("compile", "replay", "fuzz", "oracle")
+
+
+def replay_until_first(ctx: check_run.CheckContext) -> check_run.StageOutcome:
+    """The replay stage, ending at the first diverging trace (the rest is not needed)."""
+    started = time.perf_counter()
+    if ctx.engine is None:
+        return check_run.replay_stage(ctx)
+    for path in ctx.workspace.traces():
+        trace = read_trace(path)
+        outcome = replay(ctx.engine, trace)
+        if outcome.divergence is not None:
+            d = outcome.divergence
+            finding = Finding(REPLAY, "replay", f"{path.name}: {d}", step=d.step)
+            result = StageResult(
+                name="replay",
+                status="failed",
+                seconds=round(time.perf_counter() - started, 3),
+                summary=f"{path.name} diverges",
+            )
+            return check_run.StageOutcome(result, (finding,))
+    seconds = round(time.perf_counter() - started, 3)
+    return check_run.StageOutcome(StageResult(name="replay", status="ok", seconds=seconds))
+
+
+def _stages() -> list[check_run.Stage]:
+    by_name = {
+        "compile": check_run.compile_stage,
+        "replay": replay_until_first,
+        "fuzz": check_run.fuzz_stage,
+        "oracle": check_run.oracle_stage,
+    }
+    return [by_name[name] for name in KILL_ORDER]
+
+
+def check_mutant(game_dir: Path, mutant: Mutant, profile: Profile) -> MutantOutcome:
+    """Write, compile and check one mutant; always cleans its directory up."""
+    started = time.perf_counter()
+    safe = mutant.id.replace(":", "-")
+    dest = game_dir / "build" / "mutants" / safe
+    try:
+        ws = open_workspace(materialize(game_dir, mutant, dest))
+        syntax = check_syntax(ws)
+        if not syntax.ok:
+            return _outcome(mutant, NOT_COMPILED, started, finding=syntax.summary())
+        return _run_checks(ws, mutant, profile, started)
+    except Rulebook2GameError as exc:
+        return _outcome(mutant, ERROR, started, finding=str(exc))
+    finally:
+        shutil.rmtree(dest, ignore_errors=True)
+
+
+def _run_checks(ws: Any, mutant: Mutant, profile: Profile, started: float) -> MutantOutcome:
+    ctx = check_run.CheckContext(ws, ws.config(), profile.seed, profile.options())
+    try:
+        for stage in _stages():
+            outcome = stage(ctx)
+            result = outcome.result
+            if result.name == "compile" and result.status != "ok" and not outcome.findings:
+                return _outcome(mutant, NOT_COMPILED, started, finding=result.summary)
+            if outcome.findings:
+                first = outcome.findings[0]
+                status = NOT_COMPILED if first.stage == "compile" else KILLED
+                return _outcome(
+                    mutant, status, started, stage=result.name, finding=first.headline()
+                )
+            if result.status == "error":
+                return _outcome(mutant, ERROR, started, stage=result.name, finding=result.summary)
+    finally:
+        ctx.close()
+    return _outcome(mutant, SURVIVED, started)
+
+
+def select_mutants(game_dir: Path, max_mutants: int | None, seed: int) -> tuple[list[Mutant], int]:
+    """The mutants to run (a seeded sample when capped) and how many there are in all."""
+    every = enumerate_mutants(read_pages(game_dir / "pages"))
+    if max_mutants is None or max_mutants <= 0 or max_mutants >= len(every):
+        return every, len(every)
+    return enumerate_mutants(read_pages(game_dir / "pages"), cap=max_mutants, seed=seed), len(every)
+
+
+def run_mutants(
+    game_dir: Path,
+    *,
+    seed: int = 0,
+    max_mutants: int | None = None,
+    workers: int = WORKERS,
+    profile: Profile | None = None,
+    on_mutant: Callable[[MutantOutcome], None] | None = None,
+    write: bool = True,
+) -> MutantRun:
+    """Check every mutant of ``game_dir``'s pages (or a seeded sample of ``max_mutants``)."""
+    started = time.perf_counter()
+    ws = open_workspace(game_dir)
+    name = ws.config().name
+    profile = profile or Profile(seed=seed)
+    mutants, enumerated = select_mutants(game_dir, max_mutants, seed)
+    outcomes = _run_all(game_dir, mutants, profile, workers, on_mutant)
+    run = MutantRun(
+        name, tuple(outcomes), round(time.perf_counter() - started, 3), enumerated, profile
+    )
+    if write:
+        write_mutant_report(run, ws.reports_dir)
+    shutil.rmtree(game_dir / "build" / "mutants", ignore_errors=True)
+    return run
+
+
+def _run_all(
+    game_dir: Path,
+    mutants: Sequence[Mutant],
+    profile: Profile,
+    workers: int,
+    on_mutant: Callable[[MutantOutcome], None] | None,
+) -> list[MutantOutcome]:
+    if workers <= 1:
+        out = []
+        for m in mutants:
+            out.append(check_mutant(game_dir, m, profile))
+            if on_mutant is not None:
+                on_mutant(out[-1])
+        return out
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(check_mutant, game_dir, m, profile) for m in mutants]
+        out = []
+        for future in futures:
+            out.append(future.result())
+            if on_mutant is not None:
+                on_mutant(out[-1])
+        return out
+
+
+def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
+    """``mutants.json`` (every outcome) and ``mutants.md`` (summary, survivors with diffs)."""
+    data = {
+        "format": "rulebook2game-mutants/1",
+        "game": run.game,
+        "enumerated": run.enumerated,
+        "run": len(run.outcomes),
+        "compiled": run.total,
+        "not_compiled": run.not_compiled,
+        "killed": run.killed,
+        "survived": len(run.survivors),
+        "errors": len(run.errors),
+        "kill_rate": run.rate,
+        "median_kill_seconds": run.median_kill_seconds,
+        "seconds": run.seconds,
+        "profile": asdict(run.profile),
+        "by_operator": {k: {"killed": a, "compiled": b} for k, (a, b) in run.by_operator().items()},
+        "outcomes": [asdict(o) for o in run.outcomes],
+    }
+    json_path, md_path = reports_dir / "mutants.json", reports_dir / "mutants.md"
+    write_text_atomic(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomic(md_path, render_mutants_markdown(run))
+    return json_path, md_path
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.1f}%"
+
+
+def render_mutants_markdown(run: MutantRun) -> str:
+    """Summary table, kills per operator, then every survivor with its diff."""
+    median = run.median_kill_seconds
+    lines = [
+        f"# Mutants of `{run.game}`",
+        "",
+        "| mutants | run | not compiled | compiled | killed | survived | errors | kill rate "
+        "| median time to kill |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {run.enumerated} | {len(run.outcomes)} | {run.not_compiled} | {run.total} "
+        f"| {run.killed} | {len(run.survivors)} | {len(run.errors)} | {_pct(run.rate)} "
+        f"| {'-' if median is None else f'{median:.2f} s'} |",
+        "",
+        f"Checks per mutant: fuzz {run.profile.fuzz}, oracle {run.profile.oracle}, "
+        f"seed {run.profile.seed}; stops at the first finding. Total {run.seconds:.0f} s.",
+        "",
+        "| operator | killed / compiled |",
+        "|---|---:|",
+    ]
+    lines += [f"| {op} | {k} / {n} |" for op, (k, n) in sorted(run.by_operator().items())]
+    killers: dict[str, int] = {}
+    for o in run.outcomes:
+        if o.status == KILLED and o.stage:
+            killers[o.stage] = killers.get(o.stage, 0) + 1
+    lines += ["", "Killed by stage: " + ", ".join(f"{k} {v}" for k, v in sorted(killers.items()))]
+    for title, items in (("Survivors", run.survivors), ("Errors", run.errors)):
+        if items:
+            lines += ["", f"## {title}", ""]
+            for o in items:
+                why = f" — {o.finding}" if o.finding else ""
+                lines += [
+                    f"### `{o.id}` {o.description}{why}",
+                    "",
+                    "```diff",
+                    o.diff.rstrip(),
+                    "```",
+                    "",
+                ]
+    return "\n".join(lines) + "\n"
