@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
 from rulebook2game.errors import WorkspaceError
 
 

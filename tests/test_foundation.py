@@ -6,10 +6,11 @@ import subprocess
 import sys
 
 import pytest
+from typer.testing import CliRunner
+
 import rulebook2game
 from rulebook2game.actions import Action, canonical, format_action, parse_action
 from rulebook2game.cli import app
-from typer.testing import CliRunner
 
 
 def test_all_matches_public_names() -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Annotated
 
 import typer
+
 from rulebook2game._version import __version__
 from rulebook2game.cli import bench as _bench
 from rulebook2game.cli import check as _check
@@ -31,14 +32,15 @@ app = typer.Typer(
 )
 
 _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
+    # In the order of the pipeline: read, translate, check, review, measure.
     _extract.register,
-    _diff.register,
-    _regress.register,
-    _check.register,
-    _bench.register,
-    _eval.register,
     _ingest.register,
     _tool.register,
+    _check.register,
+    _diff.register,
+    _regress.register,
+    _eval.register,
+    _bench.register,
 )
 for _register in _REGISTRATIONS:
     _register(app)

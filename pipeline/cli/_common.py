@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
+
 from rulebook2game.errors import Rulebook2GameError
 
 console = Console()
