@@ -68,3 +68,24 @@ def test_compare_states_reports_chance_probabilities() -> None:
 
     found = compare_states(Race(), Race().initial(), Biased(), Biased().initial())
     assert found is not None and found.what == "chance" and "probability" in found.message
+
+
+@pytest.mark.parametrize("binding", ["openspiel:pig", "openspiel:tic_tac_toe"])
+def test_openspiel_fast_path_sees_what_the_protocol_sees(binding: str) -> None:
+    import random
+
+    from rulebook2game.check.stepper import EngineStepper, stepper_for
+    from rulebook2game.oracle import load_oracle
+
+    engine = load_oracle(binding)
+    fast, plain = stepper_for(engine), EngineStepper(engine)
+    assert type(fast) is not EngineStepper
+    rng = random.Random(1)
+    state = engine.initial()
+    for _ in range(60):
+        (obs, token), (want, _) = fast.observe(state), plain.observe(state)
+        assert obs == want
+        if obs.terminal:
+            break
+        action = rng.choice(obs.legal or tuple(a for a, _ in obs.chance))
+        state = fast.apply(state, action, token)

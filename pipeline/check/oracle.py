@@ -30,6 +30,7 @@ from rulebook2game.check.shrink import (
     shrink,
     trace_of,
 )
+from rulebook2game.check.stepper import stepper_for
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault
 from rulebook2game.trace import PROBABILITY_TOLERANCE
@@ -165,10 +166,11 @@ def walk(
     ``from_candidate``), or taken from ``follow`` while it lasts.
     """
     actions: list[str] = []
+    stepper = stepper_for(oracle)
     try:
         o_state, c_state = oracle.initial(), cand.initial()
         for step in range(max_steps + 1):
-            o_obs, c_obs = observe(oracle, o_state), observe(cand, c_state)
+            (o_obs, token), c_obs = stepper.observe(o_state), observe(cand, c_state)
             found = compare_observations(o_obs, c_obs)
             if found is not None or o_obs.terminal:
                 return Trajectory(tuple(actions), found)
@@ -179,7 +181,7 @@ def walk(
             else:
                 action = _choose(c_obs if from_candidate else o_obs, rng)
             actions.append(action)
-            o_state = oracle.apply(o_state, action)
+            o_state = stepper.apply(o_state, action, token)
             c_state = cand.apply(c_state, action)
     except (EngineFault, IllegalActionError) as exc:
         return Trajectory(tuple(actions), _fault(exc))
@@ -195,12 +197,13 @@ def screen(
     oracle must not end earlier, and a finished game must end there too, with the
     same returns. Cheap: no question is asked of the candidate.
     """
+    stepper = stepper_for(oracle)
     state = oracle.initial()
     for action in actions:
-        obs = observe(oracle, state)
+        obs, token = stepper.observe(state)
         if obs.terminal or (action not in obs.legal and action not in dict(obs.chance)):
             return False
-        state = oracle.apply(state, action)
+        state = stepper.apply(state, action, token)
     if status == "truncated":
         return True
     if status != "terminal" or not oracle.is_terminal(state):
