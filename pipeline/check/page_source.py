@@ -13,12 +13,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+from rulebook2game.page_header import header_fields, parse_page_header, split_citations
+
 _ACT = re.compile(r"^(\s*)act\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _FUN = re.compile(r"^(\s*)fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_SECTION_SPLIT = re.compile(r"[,\s;]+")
 _NOT_CALLS = frozenset({"if", "while", "for", "return", "and", "or", "not", "act", "fun", "can"})
 
 
@@ -50,25 +50,11 @@ class PageInfo:
     declarations: tuple[ActionDecl, ...] = ()
 
 
-def parse_header(source: str) -> dict[str, str]:
-    """The ``# key: value`` lines of the leading comment block of a page."""
-    out: dict[str, str] = {}
-    for line in source.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
-        match = _HEADER_KEY.match(stripped)
-        if match:
-            out.setdefault(match.group(1).lower(), match.group(2))
-    return out
+parse_header = header_fields
+"""The ``# key: value`` lines of the leading comment block of a page."""
 
-
-def parse_section_ids(text: str) -> tuple[str, ...]:
-    """``"4.1, 4.2#3"`` -> ``("4.1", "4.2#3")`` (section ids, in order, no repeats)."""
-    ids = [s for s in _SECTION_SPLIT.split(text.strip()) if s]
-    return tuple(dict.fromkeys(ids))
+parse_section_ids = split_citations
+"""``"4.1, 4.2#3"`` -> ``("4.1", "4.2#3")`` (section ids, in order, no repeats)."""
 
 
 def _code(line: str) -> str:
@@ -126,8 +112,7 @@ def _matching(text: str, open_at: int) -> int:
 def read_page_info(path: Path) -> PageInfo:
     """Read one page's header, actions, functions and methods."""
     source = path.read_text(encoding="utf-8", errors="replace")
-    header = parse_header(source)
-    cited = header.get("implements") or header.get("sections") or header.get("cites") or ""
+    header = header_fields(source)
     lines = [_code(line) for line in source.splitlines()]
     declarations: list[ActionDecl] = []
     functions: list[tuple[str, int]] = []
@@ -144,7 +129,7 @@ def read_page_info(path: Path) -> PageInfo:
         name=path.stem,
         path=path,
         title=header.get("page", path.stem),
-        sections=parse_section_ids(cited),
+        sections=parse_page_header(source).cites,
         actions=tuple((d.name, d.line) for d in declarations),
         functions=tuple(functions),
         methods=tuple(methods),

@@ -13,33 +13,17 @@ checks read them.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from typing import Literal
+
+from rulebook2game.page_header import parse_page_header
 
 PageStatus = Literal["added", "removed", "changed"]
 
 
-_HEADER_LINE = re.compile(r"^#\s*(implements|sections|cites)\s*:\s*(.*)$", re.IGNORECASE)
-
-
 def page_cites(source: str) -> tuple[str, ...]:
-    """The citations of a page's header, in order and without repeats.
-
-    The header is the leading block of ``#`` comment lines; its first
-    ``implements:`` line (or ``sections:``/``cites:``) lists the citations,
-    separated by commas or spaces.
-    """
-    for line in source.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
-        match = _HEADER_LINE.match(stripped)
-        if match:
-            return tuple(dict.fromkeys(c for c in re.split(r"[,\s]+", match.group(2)) if c))
-    return ()
+    """The citations of a page's header, in order and without repeats."""
+    return parse_page_header(source).cites
 
 
 @dataclass(frozen=True)
