@@ -93,3 +93,17 @@ def test_missing_rulebook_gives_ids_only(tmp_path: Path) -> None:
     index = PageIndex.load(_workspace(tmp_path) / "pages", tmp_path / "nope.json")
     located = index.locate(Finding("x", "fuzz", "m", actions=("drop",)))
     assert [s.id for s in located.sections] == ["4.1", "4.2#3"]
+
+
+def test_section_text_from_rules_md(tmp_path: Path) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "moves.rl").write_text(MOVES)
+    (tmp_path / "rules.md").write_text(
+        "# Game\n\n## 4 Play\n\n### 4.1 Turns\n\nPlayers alternate.\n\n"
+        "### 4.2 Dropping\n\nPick a column. Drop a disc. It falls down.\n"
+    )
+    index = PageIndex.load(pages)
+    by_id = {s.id: s for s in index.locate(Finding("x", "fuzz", "m", actions=("drop",))).sections}
+    assert by_id["4.1"].title == "Turns" and by_id["4.1"].text == "Players alternate."
+    assert by_id["4.2#3"].text == "It falls down."

@@ -27,6 +27,7 @@ from typing import Any
 
 from rulebook2game.actions import parse_action
 from rulebook2game.check.page_source import PageInfo, read_page_info
+from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.trace import Trace
 
 # Kinds of findings, by stage.
@@ -155,10 +156,14 @@ class PageIndex:
 
     @classmethod
     def load(cls, pages_dir: Path, rulebook_json: Path | None = None) -> PageIndex:
-        """Index every ``*.rl`` page of ``pages_dir`` (and the rulebook, when it exists)."""
+        """Index every ``*.rl`` page of ``pages_dir`` and the rule text they cite.
+
+        The text comes from ``rulebook_json`` (default: ``rulebook.json`` next to
+        ``pages/``), else from ``rules.md`` there; without either, ids only.
+        """
         infos = [read_page_info(p) for p in sorted(pages_dir.glob("*.rl"))]
-        rulebook = load_rulebook_sections(rulebook_json) if rulebook_json else {}
-        return cls(infos, rulebook)
+        cites = {sid for info in infos for sid in info.sections}
+        return cls(infos, cited_sections(pages_dir.parent, cites, rulebook_json))
 
     def pages_declaring(self, action: str) -> list[PageRef]:
         """The pages with an ``act NAME(`` for the action (text or bare name)."""
@@ -255,6 +260,32 @@ def find_location(text: str) -> str | None:
     """The first ``file.rl:LINE`` in ``text`` (e.g. an abort message), if any."""
     match = _LOCATION.search(text)
     return f"{Path(match.group(1)).name}:{match.group(2)}" if match else None
+
+
+def cited_sections(
+    root: Path, cites: Iterable[str], rulebook_json: Path | None = None
+) -> dict[str, SectionRef]:
+    """Title and text of every cited id, read as ``rulebook2game diff`` reads rule text."""
+    # Imported here: the diff package builds on the checks.
+    from rulebook2game.diff.rules import rule_text_from_json, rule_text_from_markdown
+
+    json_path = rulebook_json or root / "rulebook.json"
+    try:
+        if json_path.is_file():
+            text = rule_text_from_json(json_path)
+        elif (root / "rules.md").is_file():
+            text = rule_text_from_markdown(root / "rules.md")
+        else:
+            return {}
+    except Rulebook2GameError:
+        return load_rulebook_sections(json_path) if json_path.is_file() else {}
+    out: dict[str, SectionRef] = {}
+    for cite in cites:
+        citation = text.citation(cite)
+        if citation.sentences or citation.title:
+            body = " ".join(sentence for _, sentence in citation.sentences)
+            out[cite] = SectionRef(cite, citation.title, body)
+    return out
 
 
 def load_rulebook_sections(path: Path) -> dict[str, SectionRef]:

@@ -280,7 +280,9 @@ def _run_all(
             if on_mutant is not None:
                 on_mutant(out[-1])
         return out
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    # fork, not spawn: spawn re-runs the parent's main module in each worker, and
+    # `python -m rulebook2game` would start the command line again there.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
         futures = [pool.submit(check_mutant, game_dir, m, profile) for m in mutants]
         out = []
         for future in futures:

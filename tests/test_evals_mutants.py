@@ -1,0 +1,82 @@
+"""The mutant runner: compile and check mutants of a corpus game's gold pages."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from rulebook2game.evals.mutants import (
+    KILLED,
+    NOT_COMPILED,
+    SURVIVED,
+    MutantOutcome,
+    MutantRun,
+    Profile,
+    check_mutant,
+    run_mutants,
+    write_mutant_report,
+)
+from rulebook2game.mutate import Mutant, page_mutants, read_pages
+from rulebook2game.resources import CORPORA_DIR
+
+PROFILE = Profile(fuzz=100, oracle=20)
+
+
+def _game(tmp_path: Path) -> Path:
+    dest = tmp_path / "tic_tac_toe"
+    shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe", dest, ignore=shutil.ignore_patterns("build", "reports")
+    )
+    return dest
+
+
+def _mutant(game: Path, mutant_id: str) -> Mutant:
+    pages = read_pages(game / "pages")
+    page = mutant_id.split(":")[0]
+    return next(m for m in page_mutants(page, pages[page]) if m.id == mutant_id)
+
+
+def test_killed_and_not_compiled_mutants(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    killed = check_mutant(game, _mutant(game, "win:24:cmp_flip:5"), PROFILE)
+    assert killed.status == KILLED and killed.stage == "replay"
+    broken = check_mutant(game, _mutant(game, "win:18:swap_args:5"), PROFILE)
+    assert broken.status == NOT_COMPILED and "_line" in (broken.finding or "")
+    assert not (game / "build" / "mutants").exists() or not any(
+        (game / "build" / "mutants").iterdir()
+    )
+
+
+def test_run_mutants_sample_and_report(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    run = run_mutants(game, seed=2, max_mutants=2, workers=1, profile=PROFILE)
+    assert len(run.outcomes) == 2 and run.enumerated > 100
+    data = json.loads((game / "reports" / "mutants.json").read_text())
+    assert data["run"] == 2 and data["killed"] == run.killed
+    assert "# Mutants of `tic_tac_toe`" in (game / "reports" / "mutants.md").read_text()
+
+
+def test_rates_and_survivor_listing(tmp_path: Path) -> None:
+    def outcome(i: int, status: str, seconds: float) -> MutantOutcome:
+        return MutantOutcome(
+            f"p:{i}:op:0", "p", i, "op", f"change {i}", "-a\n+b\n", status, seconds
+        )
+
+    run = MutantRun(
+        "g",
+        (
+            outcome(1, KILLED, 1.0),
+            outcome(2, KILLED, 3.0),
+            outcome(3, SURVIVED, 9.0),
+            outcome(4, NOT_COMPILED, 0.1),
+        ),
+        seconds=13.0,
+        enumerated=4,
+    )
+    assert (run.total, run.killed, run.not_compiled) == (3, 2, 1)
+    assert run.rate == 2 / 3 and run.median_kill_seconds == 2.0
+    assert [str(s).splitlines()[0] for s in run.survivors] == ["p:3:op:0: change 3"]
+    _, md = write_mutant_report(run, tmp_path)
+    text = md.read_text()
+    assert "66.7%" in text and "## Survivors" in text and "+b" in text
