@@ -165,3 +165,10 @@ def test_real_process_has_no_traceback(tmp_path: Path) -> None:
         f"error: {source} is not a PDF file (it has no %PDF- header)"
     ]
     assert not (tmp_path / "x.json").exists()
+
+
+def test_error_line_is_plain_text(tmp_path: Path) -> None:
+    source = tmp_path / "rules [/x] :x:.pdf"  # rich markup and an emoji code, if not escaped
+    code, _, stderr = _run(str(source), "-o", str(tmp_path / "out.json"))
+    assert code == 2
+    assert stderr.strip() == f"error: {source}: no such file"

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from rulebook2game.errors import Rulebook2GameError
 
@@ -28,7 +29,11 @@ def fail_cleanly() -> Iterator[None]:
     try:
         yield
     except Rulebook2GameError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        # The message names the user's paths and values: print it as plain text, so
+        # that ``[/x]`` or ``:x:`` in a file name is neither markup nor an emoji.
+        err_console.print(
+            f"[bold red]error:[/] {escape(str(exc))}", highlight=False, emoji=False, soft_wrap=True
+        )
         raise typer.Exit(code=exc.exit_code) from None
     except KeyboardInterrupt:
         err_console.print("[yellow]interrupted[/]")
