@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rulebook2game.agent.backends import extract, write_rulebook
 from rulebook2game.errors import BadInputError, PdfError, Rulebook2GameError, WorkspaceError
-from rulebook2game.trace import write_text_atomic
+from rulebook2game.trace import FILE_MODE, write_text_atomic
 from rulebook2game.workspace import Interface, Workspace, load_interface
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def _copy_atomic(source: Path, target: Path) -> None:
         temp = Path(tmp.name)
     try:
         shutil.copyfile(source, temp)
+        temp.chmod(FILE_MODE)
         temp.replace(target)
     except BaseException:
         temp.unlink(missing_ok=True)

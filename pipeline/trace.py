@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulebook2game.actions import parse_action
 from rulebook2game.engine import CHANCE, Engine
-from rulebook2game.errors import TraceFormatError
+from rulebook2game.errors import BadInputError, TraceFormatError
 
 FORMAT: Literal["rulebook2game-trace/1"] = "rulebook2game-trace/1"
 S = TypeVar("S")
@@ -197,16 +197,37 @@ def write_trace(trace: Trace, path: Path) -> None:
     write_text_atomic(path, trace.to_jsonl())
 
 
+def _file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+FILE_MODE = _file_mode()
+"""The mode of a new file under this process's umask (``mkstemp`` alone gives 0600)."""
+
+
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write ``text`` to ``path`` through a temporary file in the same folder.
+
+    The file gets the usual mode (:data:`FILE_MODE`). A path that cannot be written
+    (a directory, a missing or read-only folder) raises :class:`BadInputError`, and
+    no temporary file is left behind.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot write ({exc.strerror or exc})") from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise BadInputError(f"{path}: cannot write ({exc.strerror or exc})") from exc
         raise
 
 

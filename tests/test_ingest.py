@@ -39,6 +39,12 @@ def _args(game: str, out: Path, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _events(run_dir: Path) -> list[dict[str, Any]]:
     lines = (run_dir / "events.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines]
@@ -104,6 +110,8 @@ def test_no_endpoint_stops_after_extraction_with_a_brief(tmp_path: Path) -> None
     assert json.loads((out / "rulebook.json").read_text())
     assert not (out / "runs").exists() and not list((out / "pages").iterdir())
     assert "AGENTS.md" in result.output
+    for name in ("rules.pdf", "rulebook.json", "game.toml", "interface.toml", "AGENTS.md"):
+        assert (out / name).stat().st_mode & 0o777 == 0o666 & ~_umask(), name  # not 0600
 
 
 def test_bad_input_writes_nothing(tmp_path: Path) -> None:

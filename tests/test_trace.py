@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from rulebook2game.engine import CHANCE, IllegalActionError
-from rulebook2game.errors import TraceFormatError
+from rulebook2game.errors import BadInputError, TraceFormatError
 from rulebook2game.trace import (
     Trace,
     TraceEnd,
@@ -19,6 +20,7 @@ from rulebook2game.trace import (
     read_trace,
     record_trace,
     traces_in,
+    write_text_atomic,
     write_trace,
 )
 
@@ -194,3 +196,21 @@ def test_traces_in_reads_files_and_folders(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a trace")
     found = traces_in([tmp_path, tmp_path / "a.jsonl"])
     assert [t.path.name for t in found if t.path] == ["a.jsonl", "b.jsonl", "a.jsonl"]
+
+
+def test_atomic_write_gives_the_usual_file_mode(tmp_path: Path) -> None:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    write_text_atomic(tmp_path / "report.json", "{}\n")
+    assert (tmp_path / "report.json").stat().st_mode & 0o777 == 0o666 & ~mask  # not 0600
+
+
+def test_atomic_write_to_a_folder_is_bad_input_and_leaves_nothing(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    with pytest.raises(BadInputError, match="out: cannot write"):
+        write_text_atomic(tmp_path / "out", "text")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(BadInputError, match="cannot write"):
+        write_text_atomic(tmp_path / "file" / "out.json", "text")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "out"]
+    assert list((tmp_path / "out").iterdir()) == []

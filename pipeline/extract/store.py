@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from rulebook2game.errors import BadInputError
 from rulebook2game.extract.model import Rulebook
+from rulebook2game.trace import write_text_atomic
 
 
 def write_rulebook(rulebook: Rulebook, path: Path) -> None:
     """Write ``rulebook`` as JSON to ``path``; a reader never sees a half-written file."""
-    path = Path(path)
-    data = rulebook.model_dump_json(indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_text_atomic(Path(path), rulebook.model_dump_json(indent=1) + "\n")
 
 
 def load_rulebook(path: Path) -> Rulebook:

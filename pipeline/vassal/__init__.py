@@ -8,11 +8,10 @@ JSON; :func:`render_inventory` gives the compact text a prompt includes.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from rulebook2game.errors import ModuleError
+from rulebook2game.trace import write_text_atomic
 from rulebook2game.vassal.log import read_log
 from rulebook2game.vassal.models import GameLog, ModuleInventory
 from rulebook2game.vassal.module import read_module
@@ -69,23 +68,4 @@ def extract_vassal(path: Path, output: Path, module: Path | None = None) -> str:
 
 
 def _write_atomically(output: Path, text: str) -> None:
-    """Write ``text`` to ``output`` through a temporary file in the same folder."""
-    output.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(
-        dir=output.parent, prefix=f".{output.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.write("\n")
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private; use the usual mode
-        os.replace(temporary, output)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_text_atomic(output, text + "\n")
