@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 from vassal_builders import (
     add,
     basic,
@@ -22,6 +23,8 @@ from vassal_builders import (
     slot_xml,
     write_zip,
 )
+
+from rulebook2game.cli import app
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -85,3 +88,21 @@ def test_bad_module_exits_2_with_one_line(has_extract: None, tmp_path: Path) -> 
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
     assert not out.exists()
+
+
+def test_output_onto_the_module_or_a_folder_is_refused(module_file: Path, tmp_path: Path) -> None:
+    before = module_file.read_bytes()
+    for output in (module_file, tmp_path):
+        result = CliRunner().invoke(app, ["extract", str(module_file), "-o", str(output)])
+        assert result.exit_code == 2, result.output
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert module_file.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cli.vmod"]
+
+
+def test_a_folder_named_like_a_module_is_said_to_be_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "game.vmod"
+    folder.mkdir()
+    result = CliRunner().invoke(app, ["extract", str(folder), "-o", str(tmp_path / "c.json")])
+    assert result.exit_code == 2
+    assert "is a directory" in result.stderr

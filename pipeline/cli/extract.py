@@ -39,17 +39,26 @@ def extract(
     look unreliable are listed as low-confidence in the output.
     """
     with fail_cleanly():
+        _check_output(source, output)
+        if module is not None:
+            _check_output(module, output)
         if source.suffix.lower() in VASSAL_SUFFIXES:
-            console.print(_extract_vassal(source, output, module), highlight=False)
+            summary = _extract_vassal(source, output, module)
+            console.print(summary, highlight=False, markup=False, emoji=False)
             return
         if module is not None:
             raise BadInputError("--module applies to Vassal .vlog/.vsav files only")
-        _check_output(source, output)
         start = time.perf_counter()
         rulebook = _extract_with_progress(source, password)
         write_rulebook(rulebook, output)
         elapsed = time.perf_counter() - start
-        console.print(_summary(rulebook, output, elapsed), highlight=False, soft_wrap=True)
+        console.print(
+            _summary(rulebook, output, elapsed),
+            highlight=False,
+            markup=False,
+            emoji=False,
+            soft_wrap=True,
+        )
 
 
 def _extract_vassal(source: Path, output: Path, module: Path | None) -> str:
@@ -67,7 +76,7 @@ def _check_output(source: Path, output: Path) -> None:
     if not output.parent.is_dir():
         raise BadInputError(f"--output {output}: directory {output.parent} does not exist")
     if source.exists() and output.exists() and output.resolve() == source.resolve():
-        raise BadInputError("--output must not be the input file")
+        raise BadInputError(f"--output must not be the input file {source}")
 
 
 def _extract_with_progress(source: Path, password: str | None) -> Rulebook:

@@ -35,6 +35,8 @@ class Archive:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        if path.is_dir():
+            raise ModuleError(f"{path} is a directory, not a Vassal file")
         if not path.is_file():
             raise ModuleError(f"{path}: no such file")
         try:
