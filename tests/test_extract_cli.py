@@ -172,3 +172,17 @@ def test_error_line_is_plain_text(tmp_path: Path) -> None:
     code, _, stderr = _run(str(source), "-o", str(tmp_path / "out.json"))
     assert code == 2
     assert stderr.strip() == f"error: {source}: no such file"
+
+
+def test_piped_stderr_is_exactly_the_error_line(tmp_path: Path) -> None:
+    source = _not_a_pdf(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "rulebook2game", "extract", str(source), "-o", "x.json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"error: {source} is not a PDF file (it has no %PDF- header)\n"

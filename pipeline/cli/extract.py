@@ -86,7 +86,9 @@ def _extract_with_progress(source: Path, password: str | None) -> Rulebook:
         MofNCompleteColumn(),
         TextColumn("[dim]{task.fields[name]}"),
     )
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    # Not a terminal (a pipe, a CI log): no bar, and no blank line left where it was.
+    live = err_console.is_terminal
+    with Progress(*columns, console=err_console, transient=True, disable=not live) as bar:
         task = bar.add_task("extract", total=None, name=source.name)
 
         def advance(done: int, total: int) -> None:

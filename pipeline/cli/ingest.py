@@ -123,7 +123,9 @@ def _run_with_progress(options: IngestOptions) -> IngestResult:
         MofNCompleteColumn(),
         TextColumn("[dim]{task.fields[last]}"),
     )
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    # Not a terminal (a pipe, a CI log): no bar, and no blank line left where it was.
+    live = err_console.is_terminal
+    with Progress(*columns, console=err_console, transient=True, disable=not live) as bar:
         task = bar.add_task("extract", total=options.budget.max_turns, last="")
 
         def show(event: AgentProgress) -> None:
