@@ -128,6 +128,16 @@ def test_bad_input_writes_nothing(tmp_path: Path) -> None:
     assert "Traceback" not in missing.output + broken.output + oracle.output
 
 
+@pytest.mark.parametrize(
+    "option", [["--players", "0"], ["--max-turns", "0"], ["--max-tokens", "0"], ["--timeout", "0"]]
+)
+def test_impossible_budgets_are_bad_input(option: list[str], tmp_path: Path) -> None:
+    out = tmp_path / "game"
+    result = CliRunner().invoke(app, _args("connect_four", out, *option), env=NO_ENDPOINT)
+    assert result.exit_code == 2, result.output
+    assert not out.exists()
+
+
 @pytest.mark.slow
 def test_resume_after_kill_repeats_no_model_call(tmp_path: Path) -> None:
     out = tmp_path / "ttt"

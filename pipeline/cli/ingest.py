@@ -18,6 +18,7 @@ from rich.table import Table
 
 from rulebook2game.agent.state import Progress as AgentProgress
 from rulebook2game.cli._common import console, err_console, fail_cleanly
+from rulebook2game.errors import BadInputError
 from rulebook2game.llm.usage import Budget
 
 if TYPE_CHECKING:
@@ -59,14 +60,14 @@ def ingest_command(
     oracle: Annotated[str | None, typer.Option(help="Reference engine, openspiel:NAME.")] = None,
     vassal: Annotated[Path | None, typer.Option(help="Vassal module (.vmod).")] = None,
     players: Annotated[
-        int | None, typer.Option(help="Players (default: oracle's, else 2).")
+        int | None, typer.Option(min=1, help="Players (default: oracle's, else 2).")
     ] = None,
     password: Annotated[str | None, typer.Option(help="Password of an encrypted PDF.")] = None,
-    max_turns: Annotated[int, typer.Option(help="Budget: model requests.")] = 40,
+    max_turns: Annotated[int, typer.Option(min=1, help="Budget: model requests.")] = 40,
     max_tokens: Annotated[
-        int, typer.Option(help="Budget: prompt + completion tokens.")
+        int, typer.Option(min=1, help="Budget: prompt + completion tokens.")
     ] = 2_000_000,
-    max_repairs: Annotated[int, typer.Option(help="Budget: failed check rounds.")] = 8,
+    max_repairs: Annotated[int, typer.Option(min=0, help="Budget: failed check rounds.")] = 8,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the request cache.")] = False,
     cache_dir: Annotated[
         Path | None, typer.Option(help="Request cache (default GAME_DIR/runs/cache).")
@@ -81,6 +82,8 @@ def ingest_command(
 ) -> None:
     """Rulebook in, checked rule pages out: extract, translate, check, repair."""
     with fail_cleanly():
+        if timeout <= 0:
+            raise BadInputError("--timeout must be positive")
         from rulebook2game.ingest import IngestOptions  # imports the model client: slow
 
         options = IngestOptions(
