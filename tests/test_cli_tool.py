@@ -53,3 +53,24 @@ def test_write_from_file_and_compile(game: Path, tmp_path: Path) -> None:
     assert code == 0 and out.startswith("ok: replaced pages/win.rl")
     code, out = tool(game, "compile")
     assert code == 1 and "pages/win.rl:" in out
+
+
+def test_content_file_mistakes_exit_2_without_a_traceback(game: Path, tmp_path: Path) -> None:
+    page = tmp_path / "page.rl"
+    page.write_text("# page: x\n")
+    binary = tmp_path / "page.bin"
+    binary.write_bytes(b"\x93\xff\x00")
+    cases = [
+        ("{}", tmp_path / "missing.rl"),
+        ("{}", tmp_path),
+        ("{}", binary),
+        ("{not json", page),
+        ("[1]", page),
+    ]
+    for arguments, content in cases:
+        result = CliRunner().invoke(
+            app, ["tool", str(game), "write_page", arguments, "--content-file", str(content)]
+        )
+        assert result.exit_code == 2, (arguments, content, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -19,6 +19,7 @@ from rulebook2game.agent.dispatch import ToolRunner
 from rulebook2game.agent.pages import PageStore
 from rulebook2game.agent.tools import TOOL_NAMES
 from rulebook2game.cli._common import console, err_console, fail_cleanly
+from rulebook2game.errors import BadInputError
 from rulebook2game.llm.messages import ToolCall
 from rulebook2game.workspace import open_workspace
 
@@ -39,15 +40,30 @@ def tool_command(
         ws = open_workspace(game_dir)
         config = ws.config()
         if content_file is not None:
-            loaded = json.loads(arguments) if arguments.strip() else {}
-            loaded["content"] = content_file.read_text(encoding="utf-8")
-            arguments = json.dumps(loaded)
+            arguments = _with_content(arguments, content_file)
         toolbox = real_toolbox(load_rulebook_view(ws.rulebook_json), config.target)
         runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir))
         outcome = runner.run(ToolCall("cli", name, arguments))
         target = err_console if outcome.effect == "retry" else console
         target.out(outcome.content, end="", highlight=False)
     raise typer.Exit(code=_EXIT.get(outcome.effect, 0))
+
+
+def _with_content(arguments: str, content_file: Path) -> str:
+    """The JSON arguments with ``content`` read from ``content_file``."""
+    try:
+        loaded = json.loads(arguments) if arguments.strip() else {}
+    except ValueError as exc:
+        raise BadInputError(f"arguments are not valid JSON ({exc})") from None
+    if not isinstance(loaded, dict):
+        raise BadInputError('arguments must be a JSON object, e.g. \'{"name": "scoring"}\'')
+    try:
+        loaded["content"] = content_file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise BadInputError(f"--content-file {content_file}: not UTF-8 text") from None
+    except OSError as exc:
+        raise BadInputError(f"--content-file {content_file}: {exc.strerror or exc}") from None
+    return json.dumps(loaded)
 
 
 def register(app: typer.Typer) -> None:
