@@ -175,3 +175,10 @@ def test_cli_writes_markdown_and_fails_cleanly(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["diff", str(tmp_path / "nope"), str(game)])
     assert missing.exit_code == 2
     assert "not a directory" in missing.output
+
+
+def test_a_folder_with_pages_but_no_game_is_named_in_the_error(tmp_path: Path) -> None:
+    loose = tmp_path / "loose"
+    (loose / "pages").mkdir(parents=True)
+    with pytest.raises(BadInputError, match="loose: not a game directory"):
+        resolve_side(str(loose), tmp_path / "scratch")

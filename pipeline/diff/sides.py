@@ -183,7 +183,12 @@ def _apply_run(run: Path, pages: dict[str, str]) -> None:
 
 def materialise_run(run: Path, scratch: Path) -> Path:
     """Copy the enclosing game's files and the run's pages into a fresh folder."""
-    game = game_dir_of(run.parent)
+    try:
+        game = game_dir_of(run.parent)
+    except BadInputError:
+        raise BadInputError(
+            f"{run}: not a game directory (no game.toml), nor a run inside one"
+        ) from None
     pages = run_pages(run)
     dest = _fresh(scratch / f"run-{_safe(run.resolve().name)}")
     for item in game.iterdir():
