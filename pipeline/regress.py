@@ -97,7 +97,12 @@ class RegressResult:
 
     @property
     def missing_stages(self) -> tuple[str, ...]:
-        """Wanted stages this version of the checks does not have (e.g. ``fuzz``)."""
+        """Wanted stages this version of the checks does not have (e.g. ``fuzz``).
+
+        Empty when no game got as far as the checks (nothing to tell from).
+        """
+        if not self.stages:
+            return ()
         return tuple(s for s in WANTED_STAGES if s not in self.stages)
 
 

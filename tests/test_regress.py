@@ -88,3 +88,13 @@ def test_not_a_corpus_is_bad_input(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["regress", str(tmp_path)])
     assert out.exit_code == 2
     assert "no game directories" in out.output
+
+
+def test_a_game_that_cannot_be_read_does_not_claim_missing_stages(tmp_path: Path) -> None:
+    game = tmp_path / "broken"
+    game.mkdir()
+    (game / "game.toml").write_text('name = "x\n')
+    result = CliRunner().invoke(app, ["regress", str(game)])
+    assert result.exit_code == 1
+    assert "not valid TOML" in result.output
+    assert "no compile" not in result.output and "stages: none" in result.output

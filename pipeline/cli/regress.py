@@ -81,7 +81,7 @@ def _summary(result: RegressResult) -> None:
     verdict = "[bold green]PASS[/]" if result.ok else f"[bold red]FAIL[/] ({len(failed)} game(s))"
     console.print(
         f"{verdict}: {len(result.games)} games in {result.seconds:.1f} s "
-        f"(stages: {', '.join(result.stages)}; seed {result.settings.seed})"
+        f"(stages: {', '.join(result.stages) or 'none'}; seed {result.settings.seed})"
     )
 
 
