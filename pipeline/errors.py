@@ -9,6 +9,8 @@ Library code raises these; only the command line maps them to exit codes
     │   ├── ModuleError           a Vassal module or log that cannot be read
     │   └── TraceFormatError      a malformed trace file
     ├── WorkspaceError            a game directory is missing files or inconsistent
+    │   └── BadWorkspaceError     not a game directory, or a malformed game.toml /
+    │                             interface.toml (also a BadInputError: exit 2)
     ├── CompileError              a target compiler failed (carries diagnostics)
     ├── WorkerError               the sandboxed engine worker could not be started
     ├── EngineFault               generated code misbehaved: crash, abort, hang, out of memory
@@ -45,6 +47,13 @@ class TraceFormatError(BadInputError):
 
 class WorkspaceError(Rulebook2GameError):
     """A game directory that is missing files or whose files disagree."""
+
+
+class BadWorkspaceError(WorkspaceError, BadInputError):
+    """The path given as a game directory is not one, or its TOML files are malformed.
+
+    Bad input (exit 2), and still a :class:`WorkspaceError` for code that catches those.
+    """
 
 
 class CompileError(Rulebook2GameError):

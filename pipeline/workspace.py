@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rulebook2game.errors import WorkspaceError
+from rulebook2game.errors import BadWorkspaceError
 
 
 class _Model(BaseModel):
@@ -127,9 +127,9 @@ def _load_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError:
-        raise WorkspaceError(f"{path}: file not found") from None
+        raise BadWorkspaceError(f"{path}: file not found") from None
     except tomllib.TOMLDecodeError as exc:
-        raise WorkspaceError(f"{path}: not valid TOML ({exc})") from None
+        raise BadWorkspaceError(f"{path}: not valid TOML ({exc})") from None
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -141,7 +141,7 @@ def _validate(model: type[M], data: dict[str, Any], path: Path) -> M:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise WorkspaceError(f"{path}: {where}: {first['msg']}") from None
+        raise BadWorkspaceError(f"{path}: {where}: {first['msg']}") from None
 
 
 def load_game_config(path: Path) -> GameConfig:
@@ -205,7 +205,7 @@ class Workspace:
 def open_workspace(path: Path) -> Workspace:
     """Open a game directory, failing with one clear line if it is not one."""
     if not path.is_dir():
-        raise WorkspaceError(f"{path}: not a directory")
+        raise BadWorkspaceError(f"{path}: not a directory")
     if not (path / "game.toml").is_file():
-        raise WorkspaceError(f"{path}: not a game directory (no game.toml)")
+        raise BadWorkspaceError(f"{path}: not a game directory (no game.toml)")
     return Workspace(path)

@@ -82,6 +82,13 @@ def test_check_of_something_that_is_not_a_game(tmp_path: Path) -> None:
     assert code != 0 and "not a directory" in output and "Traceback" not in output
 
 
+def test_a_folder_that_is_not_a_game_is_bad_input(tmp_path: Path) -> None:
+    assert _check(str(tmp_path))[0] == 2  # no game.toml
+    (tmp_path / "game.toml").write_text("players = 2\n")  # no name
+    code, output = _check(str(tmp_path))
+    assert code == 2 and "name" in output
+
+
 def test_run_check_with_a_custom_stage_list(rl_games: Path) -> None:
     ws = open_workspace(rl_games / "dice")
     seen: list[str] = []
