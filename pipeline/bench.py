@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from rulebook2game.engine import CHANCE
-from rulebook2game.errors import OracleError
+from rulebook2game.errors import OracleError, WorkspaceError
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.workspace import Workspace
 
@@ -148,10 +148,23 @@ def openspiel_name(oracle: str) -> str:
     return name
 
 
+def require_openspiel_game(name: str) -> None:
+    """Fail with one line unless OpenSpiel knows ``name`` (parameters aside).
+
+    ``pyspiel.load_game`` of an unknown name prints every game's name to stderr.
+    """
+    import pyspiel
+
+    base = name.partition("(")[0]
+    if base not in pyspiel.registered_names():
+        raise OracleError(f"OpenSpiel has no game {base!r}")
+
+
 def bench_openspiel(name: str, seconds: float, seed: int) -> BenchRow:
     """OpenSpiel's C++ game loop with uniform random bots (``pyspiel.evaluate_bots``)."""
     import pyspiel
 
+    require_openspiel_game(name)
     try:
         game = pyspiel.load_game(name)
     except pyspiel.SpielError as exc:
@@ -176,6 +189,11 @@ def bench_workspace(
 ) -> BenchReport:
     """Benchmark ``ws``'s game three ways, ``seconds`` each (compiles the -O2 build first)."""
     config = ws.config()
+    if config.target != "rl":
+        raise WorkspaceError(f"unknown target {config.target!r} (only rl is supported)")
+    oracle_name = openspiel_name(config.oracle) if config.oracle is not None else None
+    if oracle_name is not None:
+        require_openspiel_game(oracle_name)  # before spending seconds on the other engines
     limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS
     report = BenchReport(game=config.name, budget_seconds=seconds)
     runs: list[Callable[[], BenchRow]] = []
@@ -188,10 +206,10 @@ def bench_workspace(
             report.rows.append(run())
             if on_row is not None:
                 on_row(report.rows[-1])
-    if config.oracle is None:
+    if oracle_name is None:
         report.notes.append("no oracle in game.toml: OpenSpiel not measured")
     else:
-        report.rows.append(bench_openspiel(openspiel_name(config.oracle), seconds, seed))
+        report.rows.append(bench_openspiel(oracle_name, seconds, seed))
         if on_row is not None:
             on_row(report.rows[-1])
     _add_verdict(report)

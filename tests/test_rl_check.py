@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from rulebook2game.bench import NATIVE, OPENSPIEL, PYTHON, bench_workspace, openspiel_name
 from rulebook2game.check.run import DEFAULT_STAGES, run_check
 from rulebook2game.cli import app
-from rulebook2game.errors import OracleError
+from rulebook2game.errors import OracleError, WorkspaceError
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.workspace import open_workspace
 from tests.rl_support import rl_games, workspace_copy
@@ -87,6 +87,17 @@ def test_a_folder_that_is_not_a_game_is_bad_input(tmp_path: Path) -> None:
     (tmp_path / "game.toml").write_text("players = 2\n")  # no name
     code, output = _check(str(tmp_path))
     assert code == 2 and "name" in output
+
+
+def test_bench_refuses_what_it_cannot_measure_before_measuring(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()  # no pages: compiling first would fail differently
+    toml = 'name = "g"\nplayers = 2\n'
+    (tmp_path / "game.toml").write_text(toml + 'oracle = "openspiel:no_such_game"\n')
+    with pytest.raises(OracleError, match="no game 'no_such_game'"):
+        bench_workspace(open_workspace(tmp_path), seconds=0.1)
+    (tmp_path / "game.toml").write_text(toml + 'target = "python"\n')
+    with pytest.raises(WorkspaceError, match="unknown target 'python'"):
+        bench_workspace(open_workspace(tmp_path), seconds=0.1)
 
 
 def test_run_check_with_a_custom_stage_list(rl_games: Path) -> None:
