@@ -69,14 +69,24 @@ def eval_command(
         ),
     ] = None,
     suite_file: Annotated[Path | None, typer.Option("--suite", help="A suite file.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of every randomized measure.")] = None,
-    trajectories: Annotated[
-        int | None, typer.Option(min=0, help="Oracle-agreement trajectories per game.")
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of every randomized measure (default: the suite's).")
     ] = None,
-    fuzz: Annotated[int | None, typer.Option(min=0, help="Fuzz playouts of the check run.")] = None,
+    trajectories: Annotated[
+        int | None,
+        typer.Option(min=0, help="Oracle-agreement trajectories per game (default: the suite's)."),
+    ] = None,
+    fuzz: Annotated[
+        int | None,
+        typer.Option(min=0, help="Fuzz playouts of the check run (default: the suite's)."),
+    ] = None,
     oracle: Annotated[
         int | None,
-        typer.Option("--oracle-runs", min=0, help="Oracle trajectories of the check run."),
+        typer.Option(
+            "--oracle-runs",
+            min=0,
+            help="Oracle trajectories of the check run (default: the suite's).",
+        ),
     ] = None,
     mutants: Annotated[
         bool, typer.Option("--mutants", help="Also measure the mutant kill rate.")
