@@ -158,7 +158,9 @@ class NativeRace(Race):
                     status = "stuck"
                     break
                 options.sort(key=order.__getitem__)
-                actions.append(options[rng.below(len(options))])
+                index = rng.pick(len(self.action_texts), [order[o] for o in options])
+                assert index is not None
+                actions.append(self.action_texts[index])
                 state = self.apply(state, actions[-1])  # may raise EngineFault: the batch dies
             games.append(
                 NativeGame(len(actions), status, tuple(self.returns(state)), tuple(actions))

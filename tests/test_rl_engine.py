@@ -235,3 +235,18 @@ def test_fault_message_prefers_the_rl_error_line() -> None:
 def test_action_vocabulary(ttt: RlEngine, dice: RlEngine) -> None:
     assert ttt.action_texts[0] == "mark(row=0, col=0)" and len(ttt.action_texts) == 9
     assert Action("hold") in {Action(t.split("(")[0]) for t in dice.action_texts}
+
+
+def test_the_fuzzers_replay_makes_the_native_loops_choices(dice: RlEngine) -> None:
+    from rulebook2game.check.native import native_chooser
+
+    games = dice.playouts(seed=7, count=5, max_steps=500, record=True)
+    choose = native_chooser(dice, 7)
+    order = {text: i for i, text in enumerate(dice.action_texts)}
+    for game in games:
+        state, actions = dice.initial(), []
+        while not dice.is_terminal(state):
+            options = dice.legal_actions(state) or [a for a, _ in dice.chance_outcomes(state)]
+            actions.append(choose(sorted(options, key=order.__getitem__)))
+            state = dice.apply(state, actions[-1])
+        assert tuple(actions) == game.actions

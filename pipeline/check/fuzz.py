@@ -42,8 +42,8 @@ from rulebook2game.check.invariants import (
 from rulebook2game.check.native import (
     DEFAULT_MAX_STEPS,
     NativePlayouts,
-    NativeRng,
     derived_seed,
+    native_chooser,
 )
 from rulebook2game.check.shrink import (
     DEFAULT_MAX_TESTS,
@@ -245,11 +245,11 @@ class Fuzzer:
         """Replay a dead batch with the native loop's choices until the fault shows again."""
         assert isinstance(self.engine, NativePlayouts)
         order = {text: i for i, text in enumerate(self.engine.action_texts)}
-        rng = NativeRng(seed)
+        choose = native_chooser(self.engine, seed)
         games: list[Game] = []
         for _ in range(count):
             found = len(self.result.findings)
-            game = self._python_game(lambda legal: legal[rng.below(len(legal))], order)
+            game = self._python_game(choose, order)
             if game is None:
                 return games
             games.append(game)

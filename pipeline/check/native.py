@@ -4,43 +4,29 @@ An engine with :class:`NativePlayouts` (the rl engine) plays seeded uniform-rand
 games inside its worker, one round trip per batch.
 
 The native loop (``r2g_playouts`` in ``targets/rl/runtime/r2g_runtime.rl``) seeds a
-splitmix64 generator once per batch and, at every step, picks
-``legal[below(len(legal))]`` with the legal actions in action-table order. When a
-batch dies (an abort or a hang of generated code) its records are lost; replaying
-the same choices step by step through the engine protocol finds the exact action
-sequence that triggers the fault.
+splitmix64 generator once per batch and, at every step, picks an action as
+:meth:`NativeRng.pick` does (rejection sampling over the action table, then a
+draw among the legal actions in table order). When a batch dies (an abort or a
+hang of generated code) its records are lost; replaying the same choices step by
+step through the engine protocol finds the exact action sequence that triggers
+the fault.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-MASK64 = (1 << 64) - 1
-GAMMA = 0x9E3779B97F4A7C15
-MUL1 = 0xBF58476D1CE4E5B9
-MUL2 = 0x94D049BB133111EB
+from rulebook2game.targets.rl.playout_rng import PlayoutRng as NativeRng
 
-
-class NativeRng:
-    """splitmix64 as the rl runtime computes it (wrapping 64-bit integers)."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK64
-
-    def next(self) -> int:
-        """The next 64-bit output (unsigned)."""
-        self.state = (self.state + GAMMA) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * MUL1) & MASK64
-        z = ((z ^ (z >> 27)) * MUL2) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A number in ``[0, n)``, as the runtime's ``below``."""
-        return (self.next() & 0x7FFFFFFFFFFFFFFF) % n
-
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "NativePlayouts",
+    "NativeRng",
+    "derived_seed",
+    "native_chooser",
+]
 
 DEFAULT_MAX_STEPS = 10_000
 
@@ -68,3 +54,22 @@ class NativePlayouts(Protocol):
 def derived_seed(seed: int, purpose: str, index: int) -> int:
     """A native seed for batch ``index`` of ``purpose`` in a run seeded ``seed``."""
     return random.Random(f"{seed}:{purpose}:{index}").getrandbits(62)
+
+
+def native_chooser(engine: NativePlayouts, seed: int) -> Callable[[list[str]], str]:
+    """The native loop's choices for a batch seeded ``seed``, one call per step.
+
+    Each call gets the legal actions (chance outcomes at a chance node) in
+    action-table order and returns the one the native loop takes there.
+    """
+    texts = engine.action_texts
+    order = {text: i for i, text in enumerate(texts)}
+    rng = NativeRng(seed)
+
+    def choose(legal: list[str]) -> str:
+        index = rng.pick(len(texts), [order[text] for text in legal])
+        if index is None:
+            raise ValueError("no legal action to choose from")
+        return texts[index]
+
+    return choose
