@@ -14,3 +14,8 @@ PROMPTS_DIR = PROJECT_DIR / "prompts"
 TARGETS_DIR = PACKAGE_DIR / "targets"
 CORPORA_DIR = PROJECT_DIR / "corpora"
 EVALS_DIR = PROJECT_DIR / "evals"
+
+
+def known_targets() -> list[str]:
+    """The target languages this installation has (folders of ``targets/`` with notes)."""
+    return sorted(p.parent.name for p in TARGETS_DIR.glob("*/reference.md"))

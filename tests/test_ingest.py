@@ -129,7 +129,14 @@ def test_bad_input_writes_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "option", [["--players", "0"], ["--max-turns", "0"], ["--max-tokens", "0"], ["--timeout", "0"]]
+    "option",
+    [
+        ["--players", "0"],
+        ["--max-turns", "0"],
+        ["--max-tokens", "0"],
+        ["--timeout", "0"],
+        ["--target", "python"],
+    ],
 )
 def test_impossible_budgets_are_bad_input(option: list[str], tmp_path: Path) -> None:
     out = tmp_path / "game"

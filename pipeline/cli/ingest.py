@@ -20,6 +20,7 @@ from rulebook2game.agent.state import Progress as AgentProgress
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
 from rulebook2game.llm.usage import Budget
+from rulebook2game.resources import known_targets
 
 if TYPE_CHECKING:
     from rulebook2game.ingest import IngestOptions, IngestResult
@@ -84,6 +85,9 @@ def ingest_command(
     with fail_cleanly():
         if timeout <= 0:
             raise BadInputError("--timeout must be positive")
+        if target not in known_targets():
+            known = ", ".join(known_targets())
+            raise BadInputError(f"--target {target}: unknown target (known: {known})")
         from rulebook2game.ingest import IngestOptions  # imports the model client: slow
 
         options = IngestOptions(

@@ -185,7 +185,7 @@ def _pre_check(ws: Workspace, pages: list[Path]) -> Diagnostic | str:
     """The play page's name, or a diagnostic when pages are missing or ambiguous."""
     if not pages:
         return page_diagnostic(
-            ws.root, ws.pages_dir / "(none).rl", 0, "no rule pages: pages/*.rl is empty"
+            ws.root, ws.pages_dir, 0, "no rule pages: write at least one pages/NAME.rl"
         )
     return find_play_page(ws.root, pages)
 
