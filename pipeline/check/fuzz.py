@@ -79,7 +79,7 @@ class FuzzConfig:
     """The bound on a game's length (from ``max_game_length``)."""
     batch: int = 50
     """Games per native round trip (a fault is located within its batch)."""
-    replay_games: int = 10
+    replay_games: int = 6
     """Games replayed step by step for per-step invariants and serialization."""
     serialization_samples: int = 4
     """States per replayed game put through serialize → deserialize."""

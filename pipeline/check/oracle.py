@@ -13,15 +13,24 @@ difference of the same kind about the same actions.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook2game.check import findings as fk
-from rulebook2game.check.findings import HOOKS_OF, Finding, action_name, find_location
-from rulebook2game.check.invariants import Observation, observe
+from rulebook2game.check.findings import HOOKS_OF, Finding, find_location
+from rulebook2game.check.lockstep import (
+    Mismatch,
+    Trajectory,
+    compare_observations,
+    compare_states,
+    fault_mismatch,
+    lopsided,
+    screen,
+    uniform,
+    walk,
+)
 from rulebook2game.check.native import NativePlayouts, derived_seed
 from rulebook2game.check.shrink import (
     DEFAULT_MAX_TESTS,
@@ -30,12 +39,21 @@ from rulebook2game.check.shrink import (
     shrink,
     trace_of,
 )
-from rulebook2game.check.stepper import stepper_for
-from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.engine import Engine, IllegalActionError
 from rulebook2game.errors import EngineFault
-from rulebook2game.trace import PROBABILITY_TOLERANCE
 
-RETURNS_TOLERANCE = 1e-6
+__all__ = [
+    "Mismatch",
+    "OracleConfig",
+    "OracleResult",
+    "Trajectory",
+    "compare_observations",
+    "compare_states",
+    "run_oracle",
+    "screen",
+    "walk",
+]
+
 HOOKS = HOOKS_OF
 KIND_OF = {
     "player": fk.ORACLE_PLAYER,
@@ -45,173 +63,6 @@ KIND_OF = {
     "returns": fk.ORACLE_RETURNS,
     "error": fk.CRASH,
 }
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    """How the candidate differs from the oracle on one state."""
-
-    what: str
-    """player | legal | chance | terminal | returns | error"""
-    expected: str
-    actual: str
-    actions: tuple[str, ...] = ()
-    """Missing and extra action texts (legal, chance)."""
-    message: str = ""
-
-    def signature(self) -> tuple[str, frozenset[str]]:
-        """What must stay the same while shrinking: the kind and the action names involved."""
-        return self.what, frozenset(action_name(a) for a in self.actions)
-
-
-def _fmt(items: Sequence[str], limit: int = 6) -> str:
-    shown = ", ".join(items[:limit])
-    return f"[{shown}{', ...' if len(items) > limit else ''}]"
-
-
-def _compare_sets(what: str, want: list[str], got: list[str], player: int) -> Mismatch | None:
-    missing = sorted(set(want) - set(got))
-    extra = sorted(set(got) - set(want))
-    if not missing and not extra:
-        return None
-    parts = []
-    if missing:
-        parts.append(f"missing {_fmt(missing)}")
-    if extra:
-        parts.append(f"extra {_fmt(extra)}")
-    who = "chance" if player == CHANCE else f"player {player}"
-    noun = "chance outcomes" if what == "chance" else "legal moves"
-    message = f"{noun} of {who} differ: " + "; ".join(parts)
-    return Mismatch(what, _fmt(want), _fmt(got), tuple(missing + extra), message)
-
-
-def _compare_chance(want: list[tuple[str, float]], got: list[tuple[str, float]]) -> Mismatch | None:
-    found = _compare_sets("chance", [a for a, _ in want], [a for a, _ in got], CHANCE)
-    if found is not None:
-        return found
-    probs = dict(got)
-    for action, p in want:
-        if not math.isclose(p, probs[action], abs_tol=PROBABILITY_TOLERANCE):
-            message = f"chance outcome {action} has probability {probs[action]:.4f}, not {p:.4f}"
-            return Mismatch("chance", f"{p:.6f}", f"{probs[action]:.6f}", (action,), message)
-    return None
-
-
-def compare_observations(want: Observation, got: Observation) -> Mismatch | None:
-    """The first difference between the oracle's (``want``) and the candidate's view."""
-    if want.terminal != got.terminal:
-        message = (
-            "game over too early" if got.terminal else "game goes on after it should have ended"
-        )
-        return Mismatch(
-            "terminal", str(want.terminal).lower(), str(got.terminal).lower(), (), message
-        )
-    if want.terminal:
-        if len(want.returns) != len(got.returns) or any(
-            not math.isclose(a, b, abs_tol=RETURNS_TOLERANCE)
-            for a, b in zip(want.returns, got.returns, strict=False)
-        ):
-            expected, actual = list(want.returns), list(got.returns)
-            return Mismatch(
-                "returns", str(expected), str(actual), (), f"returns {actual}, expected {expected}"
-            )
-        return None
-    if want.player != got.player:
-        message = f"player {got.player} to move, expected {want.player}"
-        return Mismatch("player", str(want.player), str(got.player), (), message)
-    if want.player == CHANCE:
-        return _compare_chance(list(want.chance), list(got.chance))
-    return _compare_sets("legal", list(want.legal), list(got.legal), want.player)
-
-
-def compare_states(
-    oracle: Engine[Any], o_state: Any, cand: Engine[Any], c_state: Any
-) -> Mismatch | None:
-    """The first difference between the two engines' views of one position, if any."""
-    return compare_observations(observe(oracle, o_state), observe(cand, c_state))
-
-
-def _choose(obs: Observation, rng: random.Random) -> str:
-    if obs.player == CHANCE:
-        return rng.choices([a for a, _ in obs.chance], [p for _, p in obs.chance])[0]
-    return rng.choice(obs.legal)
-
-
-@dataclass(frozen=True)
-class Trajectory:
-    """One lockstep walk: the actions taken and the mismatch that ended it, if any."""
-
-    actions: tuple[str, ...]
-    mismatch: Mismatch | None
-
-
-def _fault(exc: Exception) -> Mismatch:
-    kind = exc.kind if isinstance(exc, EngineFault) else "error"
-    message = exc.message if isinstance(exc, EngineFault) else str(exc)
-    text = f"engine {kind}: {message}".splitlines()[0]
-    return Mismatch("error", "the engine to answer", text, (), text)
-
-
-def walk(
-    oracle: Engine[Any],
-    cand: Engine[Any],
-    rng: random.Random,
-    max_steps: int,
-    from_candidate: bool,
-    follow: Sequence[str] | None = None,
-) -> Trajectory:
-    """One lockstep trajectory, stopping at the first mismatch or the end.
-
-    Actions are drawn with ``rng`` from the oracle's options (the candidate's when
-    ``from_candidate``), or taken from ``follow`` while it lasts.
-    """
-    actions: list[str] = []
-    stepper = stepper_for(oracle)
-    try:
-        o_state, c_state = oracle.initial(), cand.initial()
-        for step in range(max_steps + 1):
-            (o_obs, token), c_obs = stepper.observe(o_state), observe(cand, c_state)
-            found = compare_observations(o_obs, c_obs)
-            if found is not None or o_obs.terminal:
-                return Trajectory(tuple(actions), found)
-            if follow is not None:
-                if step >= len(follow):
-                    break
-                action = follow[step]
-            else:
-                action = _choose(c_obs if from_candidate else o_obs, rng)
-            actions.append(action)
-            o_state = stepper.apply(o_state, action, token)
-            c_state = cand.apply(c_state, action)
-    except (EngineFault, IllegalActionError) as exc:
-        return Trajectory(tuple(actions), _fault(exc))
-    return Trajectory(tuple(actions), None)
-
-
-def screen(
-    oracle: Engine[Any], actions: Sequence[str], status: str, returns: Sequence[float]
-) -> bool:
-    """Whether a game the candidate played alone is one the oracle agrees with.
-
-    Every action must be legal (or a possible chance outcome) in the oracle, the
-    oracle must not end earlier, and a finished game must end there too, with the
-    same returns. Cheap: no question is asked of the candidate.
-    """
-    stepper = stepper_for(oracle)
-    state = oracle.initial()
-    for action in actions:
-        obs, token = stepper.observe(state)
-        if obs.terminal or (action not in obs.legal and action not in dict(obs.chance)):
-            return False
-        state = stepper.apply(state, action, token)
-    if status == "truncated":
-        return True
-    if status != "terminal" or not oracle.is_terminal(state):
-        return False
-    want = oracle.returns(state)
-    return len(want) == len(returns) and all(
-        math.isclose(a, b, abs_tol=RETURNS_TOLERANCE) for a, b in zip(want, returns, strict=False)
-    )
 
 
 def _shows(
@@ -232,7 +83,7 @@ def _shows(
         except IllegalActionError:
             return False
         except EngineFault as exc:
-            found = _fault(exc)
+            found = fault_mismatch(exc)
         return found is not None and found.signature() == signature
 
     return predicate
@@ -300,37 +151,53 @@ def _finding(
     )
 
 
-def _native_games(cand: Engine[Any], config: OracleConfig, count: int) -> list[Any] | None:
-    """``count`` games the candidate plays alone (native loop), or ``None`` if it cannot."""
-    if not isinstance(cand, NativePlayouts) or count == 0:
-        return None
+def _native_games(cand: Engine[Any], config: OracleConfig, count: int) -> list[Any]:
+    """``count`` games the candidate plays alone (native loop); empty if it cannot."""
+    if not isinstance(cand, NativePlayouts) or count <= 0:
+        return []
     try:
         seed = derived_seed(config.seed, "oracle", 0)
         return list(
             cand.playouts(seed, count, config.max_steps, record=True, timeout=config.batch_timeout)
         )
     except EngineFault:
-        return None  # the fuzzer reports the fault; fall back to lockstep walks
+        return []  # the fuzzer reports the fault; fall back to lockstep walks
+
+
+def _screened(
+    oracle: Engine[Any], cand: Engine[Any], game: Any, rng: random.Random, config: OracleConfig
+) -> Trajectory | None:
+    """A native game that the oracle does not agree with, walked in lockstep; else ``None``."""
+    actions = tuple(game.actions or ())
+    if screen(oracle, actions, game.status, game.returns):
+        return None
+    return walk(oracle, cand, rng, config.max_steps, True, follow=actions)
 
 
 def _trajectories(
     oracle: Engine[Any], cand: Engine[Any], config: OracleConfig, result: OracleResult
 ) -> Iterator[Trajectory]:
-    """Every trajectory of the stage, lockstep walks and screened native games interleaved."""
+    """Every trajectory of the stage: lockstep walks and screened native games.
+
+    Even runs walk in lockstep drawing from the oracle (the first two with
+    :func:`~rulebook2game.check.lockstep.lopsided` policies, to reach the states only
+    a one-sided player reaches); odd runs draw from the candidate, screening its
+    native games.
+    """
     native = _native_games(cand, config, config.runs // 2)
     for run in range(config.runs):
         rng = random.Random(f"{config.seed}:oracle:{run}")
-        if run % 2 == 1 and native is not None:
-            game = native[run // 2]
-            actions = tuple(game.actions or ())
-            result.trajectories += 1
-            result.steps += len(actions)
-            result.native += 1
-            if not screen(oracle, actions, game.status, game.returns):
-                yield walk(oracle, cand, rng, config.max_steps, True, follow=actions)
-            continue
-        trajectory = walk(oracle, cand, rng, config.max_steps, from_candidate=run % 2 == 1)
         result.trajectories += 1
+        if run % 2 == 1 and native:
+            game = native[run // 2]
+            result.steps += game.length
+            result.native += 1
+            found = _screened(oracle, cand, game, rng, config)
+            if found is not None:
+                yield found
+            continue
+        policy = lopsided(first=run == 0) if run in (0, 2) else uniform
+        trajectory = walk(oracle, cand, rng, config.max_steps, run % 2 == 1, policy=policy)
         result.steps += len(trajectory.actions)
         yield trajectory
 
@@ -397,4 +264,4 @@ def _mismatch_at(oracle: Engine[Any], cand: Engine[Any], actions: Sequence[str])
     except IllegalActionError:
         return None
     except EngineFault as exc:
-        return _fault(exc)
+        return fault_mismatch(exc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,47 @@ from rulebook2game.mutate.operators import OPERATORS, Edit
 from rulebook2game.mutate.source import PageSource
 
 PRESENTATION_ONLY = frozenset({"pretty_print"})
-"""Definitions not mutated: rendering is not a rule, and no check compares it."""
+"""Definitions not mutated: rendering is not a rule, and no check compares it.
+
+Functions called only from these (directly or through each other) are presentation
+too (:func:`presentation_closure`): a ``card_name`` used only by ``pretty_print``.
+"""
+
+_DEF = re.compile(r"^(?:fun|act)\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _callers(pages: Mapping[str, str]) -> dict[str, set[str]]:
+    """Top-level definition name -> the top-level definitions that call it."""
+    callers: dict[str, set[str]] = {}
+    for text in pages.values():
+        page = PageSource.parse("", text)
+        for mask, owner in zip(page.masks, page.owners, strict=True):
+            for match in _CALL.finditer(mask):
+                if owner and not _DEF.match(mask):
+                    callers.setdefault(match.group(1), set()).add(owner)
+    return callers
+
+
+def presentation_closure(pages: Mapping[str, str], roots: frozenset[str]) -> frozenset[str]:
+    """``roots`` and every top-level function called only from them (a fixpoint)."""
+    defined = {
+        m.group(1)
+        for text in pages.values()
+        for line in text.split("\n")
+        if (m := _DEF.match(line))
+    }
+    callers = _callers(pages)
+    found = set(roots)
+    changed = True
+    while changed:
+        changed = False
+        for name in defined - found:
+            who = callers.get(name, set()) - {name}
+            if who and who <= found:
+                found.add(name)
+                changed = True
+    return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -99,6 +140,7 @@ def enumerate_mutants(
     unknown = set(operators or ()) - set(OPERATORS)
     if unknown:
         raise ValueError(f"unknown mutation operators: {', '.join(sorted(unknown))}")
+    skip = presentation_closure(pages, skip)
     every = [m for name in sorted(pages) for m in page_mutants(name, pages[name], operators, skip)]
     if cap is None or cap >= len(every):
         return every
