@@ -89,3 +89,21 @@ def test_openspiel_fast_path_sees_what_the_protocol_sees(binding: str) -> None:
             break
         action = rng.choice(obs.legal or tuple(a for a, _ in obs.chance))
         state = fast.apply(state, action, token)
+
+
+def test_lopsided_policy_prefers_one_action_name() -> None:
+    import random
+
+    from rulebook2game.check.invariants import Observation
+    from rulebook2game.check.lockstep import lopsided
+
+    obs = Observation(0, False, ("hold()", "roll()"), (), ())
+    rng = random.Random(0)
+    first = [lopsided(first=True)(obs, rng) for _ in range(200)]
+    last = [lopsided(first=False)(obs, rng) for _ in range(200)]
+    assert first.count("hold()") >= 190 and last.count("roll()") >= 190
+    chance = Observation(-1, False, (), (("die(value=1)", 0.5), ("die(value=2)", 0.5)), ())
+    assert {lopsided(first=True)(chance, rng) for _ in range(50)} == {
+        "die(value=1)",
+        "die(value=2)",
+    }

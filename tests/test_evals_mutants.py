@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from rulebook2game.errors import WorkspaceError
 from rulebook2game.evals.mutants import (
     KILLED,
     NOT_COMPILED,
@@ -74,9 +78,45 @@ def test_rates_and_survivor_listing(tmp_path: Path) -> None:
         seconds=13.0,
         enumerated=4,
     )
-    assert (run.total, run.killed, run.not_compiled) == (3, 2, 1)
+    assert (run.total, run.compiled, run.killed, run.not_compiled) == (3, 3, 2, 1)
     assert run.rate == 2 / 3 and run.median_kill_seconds == 2.0
     assert [str(s).splitlines()[0] for s in run.survivors] == ["p:3:op:0: change 3"]
     _, md = write_mutant_report(run, tmp_path)
     text = md.read_text()
     assert "66.7%" in text and "## Survivors" in text and "+b" in text
+
+
+def test_reviewed_equivalents_leave_the_kill_rate(tmp_path: Path) -> None:
+    from rulebook2game.evals.equivalents import load_reviews
+
+    review = tmp_path / "equivalent.toml"
+    review.write_text(
+        '[[tic_tac_toe]]\npage = "turn"\nbefore = "return -4"\n'
+        'why = "the engine reports -4 for a finished game whatever the hook says"\n'
+    )
+    game = _game(tmp_path)
+    pages = read_pages(game / "pages")
+    hook = [m for m in page_mutants("turn", pages["turn"]) if m.before == "return -4"]
+    assert len(hook) == 2
+    reviews = load_reviews("tic_tac_toe", review)
+    assert all(reviews.reason(m) for m in hook)
+    assert load_reviews("pig", review).reason(hook[0]) is None
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[tic_tac_toe]]\npage = "turn"\n')
+    with pytest.raises(WorkspaceError):
+        load_reviews("tic_tac_toe", bad)
+    outcome = MutantOutcome(
+        "turn:24:off_by_one:14", "turn", 24, "off_by_one", "x", "", SURVIVED, 1.0
+    )
+    run = MutantRun(
+        "tic_tac_toe",
+        (
+            outcome,
+            replace(outcome, id="b", equivalent="same"),
+            replace(outcome, id="c", status=KILLED),
+        ),
+        seconds=1.0,
+        enumerated=3,
+    )
+    assert (run.compiled, run.total, len(run.survivors), len(run.equivalents)) == (3, 2, 1, 1)
+    assert run.rate == 0.5 and run.raw_rate == 1 / 3

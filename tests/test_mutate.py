@@ -143,3 +143,20 @@ def test_materialize_copies_game_and_applies(tmp_path: Path) -> None:
     assert not (dest / "build").exists()
     assert (dest / "pages" / "turn.rl").read_text() == mutant.source
     assert (game / "pages" / "turn.rl").read_text() == PAGE
+
+
+def test_presentation_only_helpers_are_not_mutated() -> None:
+    pages = {
+        "show": "fun pretty_print(Game g):\n    print(label(1))\n\n"
+        "fun label(Int x) -> String:\n    return decorate(x + 1)\n\n"
+        "fun decorate(Int x) -> String:\n    return to_string(x)\n",
+        "rules": "fun score(Game g) -> Int:\n    return shared(2)\n\n"
+        "fun shared(Int x) -> Int:\n    return x + 1\n",
+    }
+    pages["show"] += "\nfun both(Int x) -> Int:\n    return shared(x) + 1\n"
+    from rulebook2game.mutate.mutants import PRESENTATION_ONLY, presentation_closure
+
+    assert presentation_closure(pages, PRESENTATION_ONLY) == {"pretty_print", "label", "decorate"}
+    mutated_lines = {(m.page, m.before) for m in enumerate_mutants(pages)}
+    assert ("show", "return decorate(x + 1)") not in mutated_lines
+    assert ("rules", "return x + 1") in mutated_lines

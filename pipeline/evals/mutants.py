@@ -11,19 +11,19 @@ A mutant is *killed* when the checks report a finding, *survives* when they pass
 and *does not compile* when rlc rejects it (those are counted apart: the compiler's
 rejections say nothing about the checks). Mutants run in a process pool (two
 workers: the machine's cores). Per game: mutants, compiled, killed, survivors with
-their diffs, kill rate over compiled mutants, median time to kill. The detail is
-written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
+their diffs, kill rate, median time to kill. Survivors reviewed as equivalent
+(``evals/mutants/equivalent.toml``) are listed apart and left out of the kill rate.
+The detail is written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -34,9 +34,11 @@ from rulebook2game.check.replay import replay
 from rulebook2game.check.report import StageResult
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
+from rulebook2game.evals.mutant_report import write_mutant_report
 from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
 from rulebook2game.targets.rl.compile import check_syntax
-from rulebook2game.trace import read_trace, write_text_atomic
+from rulebook2game.trace import read_trace
 from rulebook2game.workspace import open_workspace
 
 KILLED = "killed"
@@ -85,6 +87,8 @@ class MutantOutcome:
     """The stage whose finding killed it."""
     finding: str | None = None
     """That finding's headline (or the compile error, or what went wrong)."""
+    equivalent: str | None = None
+    """For a survivor reviewed as equivalent: why (see :mod:`rulebook2game.evals.equivalents`)."""
 
     def __str__(self) -> str:
         return f"{self.id}: {self.description}\n{self.diff}".rstrip()
@@ -105,9 +109,14 @@ class MutantRun:
         return [o for o in self.outcomes if o.status == status]
 
     @property
-    def total(self) -> int:
-        """Mutants that compiled and were checked (the kill rate's denominator)."""
+    def compiled(self) -> int:
+        """Mutants that compiled and were checked."""
         return len(self._with(KILLED)) + len(self._with(SURVIVED))
+
+    @property
+    def total(self) -> int:
+        """Compiled mutants not reviewed as equivalent (the kill rate's denominator)."""
+        return self.compiled - len(self.equivalents)
 
     @property
     def killed(self) -> int:
@@ -115,7 +124,13 @@ class MutantRun:
 
     @property
     def survivors(self) -> list[MutantOutcome]:
-        return self._with(SURVIVED)
+        """Survivors not explained by the review: weaknesses of the checks (or unreviewed)."""
+        return [o for o in self._with(SURVIVED) if o.equivalent is None]
+
+    @property
+    def equivalents(self) -> list[MutantOutcome]:
+        """Survivors the review explains as equivalent mutants."""
+        return [o for o in self._with(SURVIVED) if o.equivalent is not None]
 
     @property
     def not_compiled(self) -> int:
@@ -127,8 +142,13 @@ class MutantRun:
 
     @property
     def rate(self) -> float | None:
-        """Killed / compiled mutants (``None`` when none compiled)."""
+        """Killed / compiled non-equivalent mutants (``None`` when there are none)."""
         return self.killed / self.total if self.total else None
+
+    @property
+    def raw_rate(self) -> float | None:
+        """Killed / compiled mutants, equivalent ones included."""
+        return self.killed / self.compiled if self.compiled else None
 
     @property
     def median_kill_seconds(self) -> float | None:
@@ -146,6 +166,7 @@ class MutantRun:
 
 
 def _outcome(mutant: Mutant, status: str, started: float, **more: Any) -> MutantOutcome:
+    """The record of one mutant's fate."""
     return MutantOutcome(
         id=mutant.id,
         page=mutant.page,
@@ -249,14 +270,24 @@ def run_mutants(
     profile: Profile | None = None,
     on_mutant: Callable[[MutantOutcome], None] | None = None,
     write: bool = True,
+    review_file: Path = REVIEW_FILE,
 ) -> MutantRun:
-    """Check every mutant of ``game_dir``'s pages (or a seeded sample of ``max_mutants``)."""
+    """Check every mutant of ``game_dir``'s pages (or a seeded sample of ``max_mutants``).
+
+    Survivors listed in ``review_file`` as equivalent are marked so; the kill rate
+    counts the others.
+    """
     started = time.perf_counter()
     ws = open_workspace(game_dir)
     name = ws.config().name
     profile = profile or Profile(seed=seed)
     mutants, enumerated = select_mutants(game_dir, max_mutants, seed)
-    outcomes = _run_all(game_dir, mutants, profile, workers, on_mutant)
+    reviews = load_reviews(name, review_file)
+    by_id = {m.id: m for m in mutants}
+    outcomes = [
+        replace(o, equivalent=reviews.reason(by_id[o.id])) if o.status == SURVIVED else o
+        for o in _run_all(game_dir, mutants, profile, workers, on_mutant)
+    ]
     run = MutantRun(
         name, tuple(outcomes), round(time.perf_counter() - started, 3), enumerated, profile
     )
@@ -290,73 +321,3 @@ def _run_all(
             if on_mutant is not None:
                 on_mutant(out[-1])
         return out
-
-
-def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
-    """``mutants.json`` (every outcome) and ``mutants.md`` (summary, survivors with diffs)."""
-    data = {
-        "format": "rulebook2game-mutants/1",
-        "game": run.game,
-        "enumerated": run.enumerated,
-        "run": len(run.outcomes),
-        "compiled": run.total,
-        "not_compiled": run.not_compiled,
-        "killed": run.killed,
-        "survived": len(run.survivors),
-        "errors": len(run.errors),
-        "kill_rate": run.rate,
-        "median_kill_seconds": run.median_kill_seconds,
-        "seconds": run.seconds,
-        "profile": asdict(run.profile),
-        "by_operator": {k: {"killed": a, "compiled": b} for k, (a, b) in run.by_operator().items()},
-        "outcomes": [asdict(o) for o in run.outcomes],
-    }
-    json_path, md_path = reports_dir / "mutants.json", reports_dir / "mutants.md"
-    write_text_atomic(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    write_text_atomic(md_path, render_mutants_markdown(run))
-    return json_path, md_path
-
-
-def _pct(rate: float | None) -> str:
-    return "-" if rate is None else f"{100 * rate:.1f}%"
-
-
-def render_mutants_markdown(run: MutantRun) -> str:
-    """Summary table, kills per operator, then every survivor with its diff."""
-    median = run.median_kill_seconds
-    lines = [
-        f"# Mutants of `{run.game}`",
-        "",
-        "| mutants | run | not compiled | compiled | killed | survived | errors | kill rate "
-        "| median time to kill |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {run.enumerated} | {len(run.outcomes)} | {run.not_compiled} | {run.total} "
-        f"| {run.killed} | {len(run.survivors)} | {len(run.errors)} | {_pct(run.rate)} "
-        f"| {'-' if median is None else f'{median:.2f} s'} |",
-        "",
-        f"Checks per mutant: fuzz {run.profile.fuzz}, oracle {run.profile.oracle}, "
-        f"seed {run.profile.seed}; stops at the first finding. Total {run.seconds:.0f} s.",
-        "",
-        "| operator | killed / compiled |",
-        "|---|---:|",
-    ]
-    lines += [f"| {op} | {k} / {n} |" for op, (k, n) in sorted(run.by_operator().items())]
-    killers: dict[str, int] = {}
-    for o in run.outcomes:
-        if o.status == KILLED and o.stage:
-            killers[o.stage] = killers.get(o.stage, 0) + 1
-    lines += ["", "Killed by stage: " + ", ".join(f"{k} {v}" for k, v in sorted(killers.items()))]
-    for title, items in (("Survivors", run.survivors), ("Errors", run.errors)):
-        if items:
-            lines += ["", f"## {title}", ""]
-            for o in items:
-                why = f" — {o.finding}" if o.finding else ""
-                lines += [
-                    f"### `{o.id}` {o.description}{why}",
-                    "",
-                    "```diff",
-                    o.diff.rstrip(),
-                    "```",
-                    "",
-                ]
-    return "\n".join(lines) + "\n"

@@ -77,6 +77,9 @@ class Mutant:
     """The whole mutated page."""
     diff: str
     """Unified diff against the original page."""
+    before: str = ""
+    """The original text of the first changed line (stripped), to recognise the mutant
+    after unrelated lines moved."""
 
 
 def _apply(page: PageSource, edit: Edit) -> str:
@@ -119,6 +122,7 @@ def page_mutants(
                     description=edit.description,
                     source=source,
                     diff=diff,
+                    before=page.lines[edit.start].strip(),
                 )
             )
     return out

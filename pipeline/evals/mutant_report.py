@@ -1,0 +1,89 @@
+"""The mutant report of one game: ``reports/mutants.json`` and ``reports/mutants.md``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rulebook2game.trace import write_text_atomic
+
+if TYPE_CHECKING:
+    from rulebook2game.evals.mutants import MutantOutcome, MutantRun
+
+
+def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
+    """``mutants.json`` (every outcome) and ``mutants.md`` (summary, survivors with diffs)."""
+    data = {
+        "format": "rulebook2game-mutants/1",
+        "game": run.game,
+        "enumerated": run.enumerated,
+        "run": len(run.outcomes),
+        "compiled": run.compiled,
+        "equivalent": len(run.equivalents),
+        "not_compiled": run.not_compiled,
+        "killed": run.killed,
+        "survived": len(run.survivors),
+        "errors": len(run.errors),
+        "kill_rate": run.rate,
+        "raw_kill_rate": run.raw_rate,
+        "median_kill_seconds": run.median_kill_seconds,
+        "seconds": run.seconds,
+        "profile": asdict(run.profile),
+        "by_operator": {k: {"killed": a, "compiled": b} for k, (a, b) in run.by_operator().items()},
+        "outcomes": [asdict(o) for o in run.outcomes],
+    }
+    json_path, md_path = reports_dir / "mutants.json", reports_dir / "mutants.md"
+    write_text_atomic(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomic(md_path, render_mutants_markdown(run))
+    return json_path, md_path
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.1f}%"
+
+
+def render_mutants_markdown(run: MutantRun) -> str:
+    """Summary table, kills per operator and stage, survivors and equivalents with diffs."""
+    median = run.median_kill_seconds
+    lines = [
+        f"# Mutants of `{run.game}`",
+        "",
+        "| mutants | run | not compiled | compiled | equivalent | killed | survived | errors "
+        "| kill rate | raw kill rate | median time to kill |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {run.enumerated} | {len(run.outcomes)} | {run.not_compiled} | {run.compiled} "
+        f"| {len(run.equivalents)} | {run.killed} | {len(run.survivors)} | {len(run.errors)} "
+        f"| {_pct(run.rate)} | {_pct(run.raw_rate)} "
+        f"| {'-' if median is None else f'{median:.2f} s'} |",
+        "",
+        "Kill rate: killed / (compiled - reviewed equivalent); raw: killed / compiled.",
+        f"Checks per mutant: fuzz {run.profile.fuzz}, oracle {run.profile.oracle}, "
+        f"seed {run.profile.seed}; stops at the first finding. Total {run.seconds:.0f} s.",
+        "",
+        "| operator | killed / compiled |",
+        "|---|---:|",
+    ]
+    lines += [f"| {op} | {k} / {n} |" for op, (k, n) in sorted(run.by_operator().items())]
+    killers: dict[str, int] = {}
+    for o in run.outcomes:
+        if o.status == "killed" and o.stage:
+            killers[o.stage] = killers.get(o.stage, 0) + 1
+    lines += ["", "Killed by stage: " + ", ".join(f"{k} {v}" for k, v in sorted(killers.items()))]
+    lines += _section("Survivors (not explained: weaknesses of the checks)", run.survivors)
+    lines += _section("Reviewed as equivalent", run.equivalents)
+    lines += _section("Errors", run.errors)
+    return "\n".join(lines) + "\n"
+
+
+def _section(title: str, items: list[MutantOutcome]) -> list[str]:
+    if not items:
+        return []
+    lines = ["", f"## {title}", ""]
+    for o in items:
+        why = o.equivalent or o.finding
+        lines += [f"### `{o.id}` {o.description}", ""]
+        lines += [why, ""] if why else []
+        lines += ["```diff", o.diff.rstrip(), "```", ""]
+    return lines
