@@ -25,6 +25,8 @@ from rulebook2game.trace import PROBABILITY_TOLERANCE
 RETURNS_TOLERANCE = 1e-6
 LOPSIDED = 0.99
 """How often a lopsided walk plays its preferred action name."""
+LOPSIDED_CHANCE = 0.9
+"""How often chance picks its first (or last) outcome in a lopsided-chance walk."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,22 @@ def lopsided(first: bool, strength: float = LOPSIDED) -> Policy:
         names = sorted({action_name(a) for a in obs.legal})
         chosen = names[0] if first else names[-1]
         return rng.choice([a for a in obs.legal if action_name(a) == chosen])
+
+    return policy
+
+
+def lopsided_chance(first: bool, strength: float = LOPSIDED_CHANCE) -> Policy:
+    """A policy under which chance nearly always picks its first (or last) outcome.
+
+    Uniform deals rarely produce the hands that trigger rare rules (a hearts player
+    void in clubs on the first trick); dealing in order does. Players stay uniform;
+    the chance outcomes offered, and their probabilities, are still compared.
+    """
+
+    def policy(obs: Observation, rng: random.Random) -> str:
+        if obs.player != CHANCE or rng.random() >= strength:
+            return uniform(obs, rng)
+        return obs.chance[0][0] if first else obs.chance[-1][0]
 
     return policy
 

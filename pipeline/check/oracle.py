@@ -22,11 +22,13 @@ from rulebook2game.check import findings as fk
 from rulebook2game.check.findings import HOOKS_OF, Finding, find_location
 from rulebook2game.check.lockstep import (
     Mismatch,
+    Policy,
     Trajectory,
     compare_observations,
     compare_states,
     fault_mismatch,
     lopsided,
+    lopsided_chance,
     screen,
     uniform,
     walk,
@@ -174,14 +176,23 @@ def _screened(
     return walk(oracle, cand, rng, config.max_steps, True, follow=actions)
 
 
+def _policy(run: int) -> Policy:
+    """Runs 0 and 2 favour one action name, runs 4 and 6 one chance outcome; others uniform."""
+    if run in (0, 2):
+        return lopsided(first=run == 0)
+    if run in (4, 6):
+        return lopsided_chance(first=run == 4)
+    return uniform
+
+
 def _trajectories(
     oracle: Engine[Any], cand: Engine[Any], config: OracleConfig, result: OracleResult
 ) -> Iterator[Trajectory]:
     """Every trajectory of the stage: lockstep walks and screened native games.
 
-    Even runs walk in lockstep drawing from the oracle (the first two with
-    :func:`~rulebook2game.check.lockstep.lopsided` policies, to reach the states only
-    a one-sided player reaches); odd runs draw from the candidate, screening its
+    Even runs walk in lockstep drawing from the oracle (four of them with lopsided
+    policies, to reach the states only a one-sided player or a one-sided deal
+    reaches: see :func:`_policy`); odd runs draw from the candidate, screening its
     native games.
     """
     native = _native_games(cand, config, config.runs // 2)
@@ -196,7 +207,7 @@ def _trajectories(
             if found is not None:
                 yield found
             continue
-        policy = lopsided(first=run == 0) if run in (0, 2) else uniform
+        policy = _policy(run)
         trajectory = walk(oracle, cand, rng, config.max_steps, run % 2 == 1, policy=policy)
         result.steps += len(trajectory.actions)
         yield trajectory
