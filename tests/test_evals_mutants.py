@@ -120,3 +120,14 @@ def test_reviewed_equivalents_leave_the_kill_rate(tmp_path: Path) -> None:
     )
     assert (run.compiled, run.total, len(run.survivors), len(run.equivalents)) == (3, 2, 1, 1)
     assert run.rate == 0.5 and run.raw_rate == 1 / 3
+
+
+def test_corpus_summary(tmp_path: Path) -> None:
+    from rulebook2game.evals.mutant_report import summarize_reports
+
+    outcome = MutantOutcome("p:1:op:0", "p", 1, "op", "change 1", "-a\n+b\n", SURVIVED, 9.0)
+    run = MutantRun("g", (outcome, replace(outcome, id="k", status=KILLED)), 2.0, 2)
+    json_path, _ = write_mutant_report(run, tmp_path)
+    text = summarize_reports([json_path])
+    assert "| g | 2 | 0 | 2 | 0 | 1 | 1 | 50.0% | 50.0% |" in text
+    assert "## Survivors of `g`" in text and "+b" in text

@@ -87,3 +87,35 @@ def _section(title: str, items: list[MutantOutcome]) -> list[str]:
         lines += [why, ""] if why else []
         lines += ["```diff", o.diff.rstrip(), "```", ""]
     return lines
+
+
+def summarize_reports(paths: list[Path]) -> str:
+    """One Markdown table over several games' ``mutants.json``, then their survivors."""
+    rows = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
+    lines = [
+        "# Mutant kill rate of the corpus",
+        "",
+        "| game | mutants | not compiled | compiled | equivalent | killed | survived "
+        "| kill rate | raw kill rate | median time to kill |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for d in rows:
+        median = d["median_kill_seconds"]
+        lines.append(
+            f"| {d['game']} | {d['run']} | {d['not_compiled']} | {d['compiled']} "
+            f"| {d['equivalent']} | {d['killed']} | {d['survived']} | {_pct(d['kill_rate'])} "
+            f"| {_pct(d['raw_kill_rate'])} | {'-' if median is None else f'{median:.2f} s'} |"
+        )
+    lines += [
+        "",
+        "Kill rate: killed / (compiled - reviewed equivalent); raw: killed / compiled.",
+        "Equivalent mutants and why: `evals/mutants/equivalent.toml`.",
+    ]
+    for d in rows:
+        survivors = [o for o in d["outcomes"] if o["status"] == "survived" and not o["equivalent"]]
+        if survivors:
+            lines += ["", f"## Survivors of `{d['game']}`", ""]
+            for o in survivors:
+                lines += [f"### `{o['id']}` {o['description']}", "", "```diff"]
+                lines += [o["diff"].rstrip(), "```", ""]
+    return "\n".join(lines) + "\n"
