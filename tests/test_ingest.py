@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,8 +25,6 @@ from tests.fake_openai import FakeOpenAIServer, Script, load_script
 
 DATA = Path(__file__).resolve().parent / "data" / "ingest"
 NO_ENDPOINT = {"OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
-
-pytestmark = pytest.mark.skipif(shutil.which("ld") is None, reason="rlc needs the system linker")
 
 
 def _args(game: str, out: Path, *extra: str) -> list[str]:
