@@ -4,9 +4,11 @@
 game and writes ``evals/reports/<date>-<suite>.json`` and ``.md``;
 ``rulebook2game eval --compare OLD.json NEW.json`` compares two reports.
 
-The mutant kill rate (``--mutants``) is a separate hook: it calls
-``rulebook2game.evals.mutants.run_mutants`` when that module exists (see
-:mod:`rulebook2game.evals`), and says so when it does not.
+The mutant kill rate (``--mutants``) runs every sampled mutant through the checks.
+Games and mutants are independent jobs: ``--ray local`` or ``--ray HOST:PORT`` sends
+them to a Ray cluster instead of this process and its local pool (see
+:mod:`rulebook2game.jobs`). An interrupted eval run again with the same arguments skips
+the games it had finished.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from rulebook2game.evals.render import render_markdown as render_report
 from rulebook2game.evals.report import GameRecord, load_eval_report, write_eval_report
 from rulebook2game.evals.run import run_suite
 from rulebook2game.evals.suite import Suite, adhoc_suite, load_suite
+from rulebook2game.jobs import JobJournal, RayRunner, Runner
 from rulebook2game.resources import EVALS_DIR
 from rulebook2game.trace import write_text_atomic
 
@@ -106,6 +109,14 @@ def eval_command(
     fail_on_worse: Annotated[
         bool, typer.Option("--fail-on-worse", help="With --compare: exit 1 if a metric got worse.")
     ] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run games and mutants as jobs on a Ray cluster: 'local' or HOST:PORT.",
+        ),
+    ] = None,
 ) -> None:
     """Measure translation quality per game and overall, and write a report."""
     with fail_cleanly():
@@ -120,13 +131,19 @@ def eval_command(
             mutants=True if mutants else None,
             max_mutants=max_mutants,
         )
-        _run(suite, out or EVALS_DIR / "reports")
+        _run(suite, out or EVALS_DIR / "reports", RayRunner(ray) if ray else None)
 
 
-def _run(suite: Suite, reports_dir: Path) -> None:
-    report = run_suite(suite, on_game=_progress)
+def _run(suite: Suite, reports_dir: Path, runner: Runner | None) -> None:
+    journal = JobJournal(reports_dir / ".jobs" / suite.name)
+    report = run_suite(suite, on_game=_progress, runner=runner, journal=journal)
+    if runner is not None and runner.retried:
+        err_console.print(f"{len(runner.retried)} job(s) retried on {runner.name}:")
+        for line in runner.retried:
+            err_console.print(f"  {line}", markup=False)
     console.print(rich_table(report))
     paths = write_eval_report(report, reports_dir, render_report(report))
+    journal.clear()
     console.print(f"wrote {paths[0]} and {paths[1]}")
     console.print(f"repeat: {report.command}", markup=False, soft_wrap=True)
 

@@ -43,12 +43,13 @@ from rulebook2game.evals.report import (
 )
 from rulebook2game.evals.runs import run_stats
 from rulebook2game.evals.suite import Settings
+from rulebook2game.jobs import Runner
 from rulebook2game.regress import available_stages
 from rulebook2game.workspace import Workspace, open_workspace
 
 
-def evaluate_game(path: Path, settings: Settings) -> GameRecord:
-    """Every metric of the game directory ``path``."""
+def evaluate_game(path: Path, settings: Settings, runner: Runner | None = None) -> GameRecord:
+    """Every metric of the game directory ``path`` (mutants run on ``runner`` if given)."""
     started = time.perf_counter()
     ws = open_workspace(path)
     config = ws.config()
@@ -74,7 +75,7 @@ def evaluate_game(path: Path, settings: Settings) -> GameRecord:
         golden=golden_ratio(ws, check),
         oracle=oracle,
         coverage=coverage(ws),
-        mutants=mutant_score(path, settings) if settings.mutants else None,
+        mutants=mutant_score(path, settings, runner) if settings.mutants else None,
         runs=_runs(ws),
         commands=commands(path, settings),
         seconds=round(time.perf_counter() - started, 3),
@@ -155,9 +156,10 @@ def coverage(ws: Workspace) -> CoverageRecord | None:
     )
 
 
-def mutant_score(path: Path, settings: Settings) -> MutantRecord:
+def mutant_score(path: Path, settings: Settings, runner: Runner | None = None) -> MutantRecord:
     """Kill rate of the pages' mutants (:func:`rulebook2game.evals.mutants.run_mutants`)."""
-    result = run_mutants(path, seed=settings.seed, max_mutants=settings.max_mutants or None)
+    limit = settings.max_mutants or None
+    result = run_mutants(path, seed=settings.seed, max_mutants=limit, runner=runner)
     survivors = [f"{s.page}:{s.line} {s.operator}: {s.description}" for s in result.survivors]
     return MutantRecord(killed=Ratio(num=result.killed, den=result.total), survivors=survivors)
 
