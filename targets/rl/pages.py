@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebook2game.targets.rl.action_text import rl_to_action
 from rulebook2game.targets.rl.diagnostics import Diagnostic, page_diagnostic
+from rulebook2game.targets.rl.names import rl_name
 
 _PLAY = re.compile(r"^\s*act\s+play\s*\(\s*\)\s*->\s*(?P<type>[A-Za-z_][A-Za-z0-9_]*)\s*:")
 _UNDEFINED = re.compile(r"undefined symbol: (?P<symbol>\S+)")
@@ -139,7 +140,7 @@ def enumeration_diagnostics(root: Path, pages: list[Path], output: str) -> list[
             f"argument `{arg}` of action `{action}` is {kind}, which cannot be enumerated: "
             "use BInt<lo, hi> (hi excluded), Bool or an enum"
         )
-        where = _action_declaration(pages, action)
+        where = action_declaration(pages, action)
         if where is None:
             out.append(Diagnostic("rlc", 0, 0, message))
         else:
@@ -151,8 +152,9 @@ def enumeration_diagnostics(root: Path, pages: list[Path], output: str) -> list[
     return out
 
 
-def _action_declaration(pages: list[Path], action: str) -> tuple[Path, int] | None:
-    pattern = re.compile(rf"^\s*act\s+{re.escape(action)}\s*\(")
+def action_declaration(pages: list[Path], action: str) -> tuple[Path, int] | None:
+    """Page and line of the first action statement of the canonical name ``action``."""
+    pattern = re.compile(rf"^\s*act\s+{re.escape(rl_name(action))}\s*\(")
     for page in pages:
         for number, line in enumerate(_lines(page), start=1):
             if pattern.match(line) and "->" not in _code(line):
@@ -179,7 +181,7 @@ def action_text_diagnostics(root: Path, pages: list[Path], output: str) -> list[
                 f"action `{name}` takes an argument that is not a BInt, Bool or enum "
                 f"({text}); give it one such argument per value"
             )
-            where = _action_declaration(pages, name)
+            where = action_declaration(pages, name)
             if where is None:
                 out.append(Diagnostic("rlc", 0, 0, message))
             else:
