@@ -37,8 +37,8 @@ from rulebook2game.actions import canonical
 from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault, WorkerError
 from rulebook2game.targets.rl.action_text import rl_to_canonical
-from rulebook2game.targets.rl.names import mangle_name, mangle_text, unmangle_text
 from rulebook2game.targets.rl.compile import RlBuild, compile_workspace
+from rulebook2game.targets.rl.names import mangle_name, mangle_text, unmangle_text
 from rulebook2game.targets.rl.worker import (
     PlayoutStats,
     RlWorker,
