@@ -19,8 +19,9 @@ identifiers its generated Python wrapper cannot hold (``raise``, ``from``, ...) 
 renamed; see :mod:`rulebook2game.targets.rl.names`. Messages are mapped back, so pages,
 traces and diagnostics only ever show the names as written.
 
-``rlc`` reports one error per run, so a failed :class:`CompileResult` carries the
-errors rlc gave (usually one) and says that the list is not complete.
+``rlc`` reports one error per run, so a failed :class:`CompileResult` whose errors come
+from rlc says that the list is not complete; the target's own checks (hooks, shadowed
+names, the interface contract) report every error they find.
 """
 
 from __future__ import annotations
@@ -102,11 +103,18 @@ class CompileResult:
     seconds: float = 0.0
     cached: bool = False
     """True when an identical earlier build was reused."""
+    rlc_stopped: bool = False
+    """The errors come from an rlc run, which stops at its first error."""
 
     @property
     def complete(self) -> bool:
-        """Whether ``diagnostics`` lists every error (never, after a failed rlc run)."""
-        return self.ok
+        """Whether ``diagnostics`` lists every error (not when rlc stopped at one)."""
+        return self.ok or not self.rlc_stopped
+
+    @property
+    def note(self) -> str:
+        """What to know about the list of errors (empty when it is complete)."""
+        return "" if self.complete else ONE_ERROR_NOTE
 
     def summary(self) -> str:
         """One line: ``ok`` or the first error's location and message."""
@@ -120,11 +128,11 @@ class CompileResult:
         return f"{first.location}: {first.message}"
 
     def report(self) -> str:
-        """Every diagnostic, rendered, followed by the note that rlc stops at the first."""
+        """Every diagnostic, rendered, then :attr:`note` when rlc stopped at the first."""
         if self.ok:
             return self.summary()
         parts = [str(d) for d in self.diagnostics] or ["compile failed"]
-        return "\n".join([*parts, f"({ONE_ERROR_NOTE})"])
+        return "\n".join([*parts, f"({self.note})"] if self.note else parts)
 
     def require(self) -> RlBuild:
         """The build; raise :class:`RlCompileError` when the compile failed."""
@@ -139,7 +147,8 @@ class RlCompileError(CompileError):
     def __init__(self, result: CompileResult) -> None:
         self.result = result
         self.diagnostics = result.diagnostics
-        super().__init__(f"{result.summary()} ({ONE_ERROR_NOTE})")
+        note = f" ({result.note})" if result.note else ""
+        super().__init__(f"{result.summary()}{note}")
 
 
 def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
@@ -166,9 +175,16 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
     try:
         diagnostics = _build_into(ws, tools, pages, flags, work)
         if diagnostics:
-            _keep_failed(work, ws.build_dir / f"{flavour}-failed", diagnostics)
+            kept = ws.build_dir / f"{flavour}-failed"
+            stopped = isinstance(diagnostics, _RlcStopped)
+            diagnostics = [_point_at(d, kept, ws.root) for d in diagnostics]
+            _keep_failed(work, kept, diagnostics)
             return CompileResult(
-                False, optimized, tuple(diagnostics), seconds=time.perf_counter() - started
+                False,
+                optimized,
+                tuple(diagnostics),
+                seconds=time.perf_counter() - started,
+                rlc_stopped=stopped,
             )
         _write_json(work / "build.json", {"play_page": play_page, "flags": list(flags), "key": key})
         _install(work, final)
@@ -195,7 +211,11 @@ def check_syntax(ws: Workspace) -> CompileResult:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return CompileResult(
-        not diagnostics, False, tuple(diagnostics), seconds=time.perf_counter() - started
+        not diagnostics,
+        False,
+        tuple(diagnostics),
+        seconds=time.perf_counter() - started,
+        rlc_stopped=isinstance(diagnostics, _RlcStopped),
     )
 
 
@@ -237,10 +257,14 @@ def _blank_comment_lines(text: str) -> str:
     return "\n".join("" if line.lstrip().startswith("#") else line for line in lines)
 
 
+class _RlcStopped(list[Diagnostic]):
+    """Diagnostics from an rlc run that failed: rlc stops at its first error."""
+
+
 def _diagnostics(output: str, ws: Workspace, staged: dict[str, MangledSource]) -> list[Diagnostic]:
     """rlc's messages about the staged pages, as messages about the pages themselves."""
     found = parse_diagnostics(output, ws.root) or [_raw_failure(output)]
-    return [_restore(d, staged) for d in found]
+    return _RlcStopped(_restore(d, staged) for d in found)
 
 
 def _restore(diagnostic: Diagnostic, staged: dict[str, MangledSource]) -> Diagnostic:
@@ -395,6 +419,14 @@ def _check_library(
     if probe.returncode == _ENUMERATION_PROBLEM:
         return enumeration_diagnostics(root, pages, stdout), []
     return [undefined_symbol_diagnostic(root, pages, stderr)], []
+
+
+def _point_at(diagnostic: Diagnostic, kept: Path, root: Path) -> Diagnostic:
+    """A failure with no page to blame names the folder where the failed build is kept."""
+    if diagnostic.file != "rlc":
+        return diagnostic
+    where = kept.relative_to(root).as_posix()
+    return replace(diagnostic, message=f"{diagnostic.message} (the build is kept in {where}/)")
 
 
 def _keep_failed(work: Path, kept: Path, diagnostics: list[Diagnostic]) -> None:

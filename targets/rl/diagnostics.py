@@ -22,8 +22,8 @@ _MESSAGE = re.compile(
     r"(?P<severity>error|warning|remark|note):\s*(?P<text>.*)$"
 )
 
-ONE_ERROR_NOTE = "rlc stops at the first error; fix it and compile again"
-"""Said after every failed compile: the list of errors is never complete."""
+ONE_ERROR_NOTE = "rlc stops at its first error, so more may follow: fix this and compile again"
+"""Said after a compile that rlc failed: the list of errors is not complete."""
 
 
 @dataclass(frozen=True)
