@@ -14,6 +14,7 @@ from rulebook2game.actions import parse_action
 from rulebook2game.targets.rl.action_text import canonical_to_rl, rl_to_canonical
 from rulebook2game.targets.rl.compile import compile_workspace
 from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rl.pages import undefined_symbol_diagnostic
 from rulebook2game.targets.rl.names import (
     RL_KEYWORDS,
     UNSAFE,
@@ -118,3 +119,20 @@ def test_mangling_leaves_strings_and_comments_alone() -> None:
     assert source.original_column(1, source.text.index("r2g_kw_lib") + 1) == line.index("lib") + 1
     assert unmangle_text(source.text) == line
     assert mangle_source("x = 0x9e37 + lib2").text == "x = 0x9e37 + lib2"
+
+
+def test_a_wrapper_that_does_not_load_is_traced_to_its_page(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()
+    page = tmp_path / "pages" / "a.rl"
+    page.write_text("@classes\nact play() -> Game:\n    act strange(BInt<0, 2> x)\n")
+    error = (
+        'Traceback (most recent call last):\n  File "/b/.tmp-1/wrapper.py", line 512\n'
+        "    def strange(self, x: 'BIntT0T2T'):\n                      ^^^^\n"
+        "SyntaxError: invalid syntax\n"
+    )
+    found = undefined_symbol_diagnostic(tmp_path, [page], error)
+    assert found.location == "pages/a.rl:3:5"
+    assert found.message == (
+        "the compiled library does not load: SyntaxError: invalid syntax at wrapper.py "
+        "line 512 (`def strange(self, x: 'BIntT0T2T'):`)"
+    )

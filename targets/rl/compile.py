@@ -457,8 +457,8 @@ def _check_library(
 
 
 def _point_at(diagnostic: Diagnostic, kept: Path, root: Path) -> Diagnostic:
-    """A failure with no page to blame names the folder where the failed build is kept."""
-    if diagnostic.file != "rlc":
+    """A failure of the build itself names the folder where the failed build is kept."""
+    if diagnostic.file != "rlc" and "does not load" not in diagnostic.message:
         return diagnostic
     where = kept.relative_to(root).as_posix()
     return replace(diagnostic, message=f"{diagnostic.message} (the build is kept in {where}/)")

@@ -112,9 +112,7 @@ def undefined_symbol_diagnostic(root: Path, pages: list[Path], loader_error: str
     """Explain a library that does not load (typically an ``ext fun`` with no definition)."""
     match = _UNDEFINED.search(loader_error)
     if match is None:
-        lines = [line for line in loader_error.splitlines() if line.strip()]
-        detail = lines[-1] if lines else "unknown reason"
-        return Diagnostic("rlc", 0, 0, f"the compiled library does not load: {detail}")
+        return _load_failure(root, pages, loader_error)
     symbol = match.group("symbol")
     name = re.sub(r"^rl_(?:m_)?", "", symbol).split("__", 1)[0]
     message = (
@@ -125,6 +123,30 @@ def undefined_symbol_diagnostic(root: Path, pages: list[Path], loader_error: str
     if where is None:
         return Diagnostic("rlc", 0, 0, message)
     return page_diagnostic(root, where[0], where[1], message)
+
+
+_WRAPPER_LINE = re.compile(r'File "[^"]*wrapper\.py", line (?P<line>\d+)')
+_WRAPPER_DEF = re.compile(r"^\s*(?:def|class)\s+(?:can_)?(?P<name>\w+)")
+
+
+def _load_failure(root: Path, pages: list[Path], loader_error: str) -> Diagnostic:
+    """A wrapper that does not load: the Python error, the wrapper line and, when that
+    line defines something a page declares, the page and line of that declaration."""
+    lines = [line for line in loader_error.splitlines() if line.strip()]
+    detail = lines[-1].strip() if lines else "unknown reason"
+    where = [m.group("line") for m in _WRAPPER_LINE.finditer(loader_error)]
+    code = next((ln.strip() for ln in lines if _WRAPPER_DEF.match(ln)), "")
+    if where:
+        detail += f" at wrapper.py line {where[-1]}" + (f" (`{code}`)" if code else "")
+    message = f"the compiled library does not load: {detail}"
+    definition = _WRAPPER_DEF.match(code)
+    found = None
+    if definition is not None:
+        name = definition.group("name")
+        found = _definition(pages, name) or action_declaration(pages, name)
+    if found is None:
+        return Diagnostic("rlc", 0, 0, message)
+    return page_diagnostic(root, found[0], found[1], message)
 
 
 def _snake(camel: str) -> str:
