@@ -14,7 +14,6 @@ from rulebook2game.actions import parse_action
 from rulebook2game.targets.rl.action_text import canonical_to_rl, rl_to_canonical
 from rulebook2game.targets.rl.compile import compile_workspace
 from rulebook2game.targets.rl.engine import RlEngine
-from rulebook2game.targets.rl.pages import undefined_symbol_diagnostic
 from rulebook2game.targets.rl.names import (
     RL_KEYWORDS,
     UNSAFE,
@@ -22,6 +21,7 @@ from rulebook2game.targets.rl.names import (
     rl_name,
     unmangle_text,
 )
+from rulebook2game.targets.rl.pages import undefined_symbol_diagnostic
 from rulebook2game.workspace import open_workspace
 
 KEYWORDS = sorted(set(keyword.kwlist) | set(keyword.softkwlist))
