@@ -174,3 +174,14 @@ def test_the_agent_sees_as_many_errors_as_it_is_told(dice: Workspace) -> None:
     assert not report.ok and len(report.diagnostics) == 1
     assert report.diagnostics[0].startswith("pages/dice.rl:")
     assert report.note.startswith("rlc stops at its first error")
+
+
+def test_actions_in_sequence_may_reuse_an_argument_name(dice: Workspace) -> None:
+    _edit(
+        dice,
+        "        rolling = false\n",
+        "        rolling = false\n        act peek(BInt<1, 7> face)\n",
+    )
+    (dice.root / "interface.toml").unlink()
+    result = compile_workspace(dice)
+    assert result.ok, result.report()

@@ -6,7 +6,8 @@ field never changes and nothing else notices. This module reads the pages by
 indentation and reports each declaration (action argument, ``let``, ``for`` variable,
 function or action parameter, ``frm`` field) whose name is already visible there: a
 ``frm`` field of the same action function, a parameter, an enclosing declaration or a
-global ``const``.
+global ``const``. Two action statements in sequence in the same block may give their
+arguments the same name: the later argument replaces the earlier one.
 """
 
 from __future__ import annotations
@@ -134,6 +135,9 @@ def _check_body(
 
     def declare(scope: dict[str, _Decl], decl: _Decl) -> None:
         shadowed = _visible(scopes, base, decl.name)
+        if _sequential_actions(scope, decl, shadowed):
+            scope[decl.name] = decl
+            return
         if shadowed is not None and shadowed != decl:
             out.append(_report(root, decl, shadowed))
         scope.setdefault(decl.name, decl)
@@ -179,6 +183,16 @@ def _check_body(
                 scope = _scope(scopes, indent + deeper)
                 declare(scope, page.decl(kind, found.group("name"), index + 1, column))
     return out
+
+
+def _sequential_actions(scope: dict[str, _Decl], decl: _Decl, shadowed: _Decl | None) -> bool:
+    """Two action statements one after the other in the same block may name their
+    arguments alike (``act roll(BInt<1, 7> face)`` twice): the later one replaces it."""
+    return (
+        shadowed is not None
+        and scope.get(decl.name) is shadowed
+        and decl.kind == shadowed.kind == "action argument"
+    )
 
 
 def _scope(scopes: list[tuple[int, dict[str, _Decl]]], indent: int) -> dict[str, _Decl]:
