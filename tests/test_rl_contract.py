@@ -185,3 +185,9 @@ def test_actions_in_sequence_may_reuse_an_argument_name(dice: Workspace) -> None
     (dice.root / "interface.toml").unlink()
     result = compile_workspace(dice)
     assert result.ok, result.report()
+
+
+def test_a_malformed_interface_is_a_compile_error(dice: Workspace) -> None:
+    (dice.root / "interface.toml").write_text("[[actions]]\nname = \n")
+    (error,) = compile_workspace(dice).diagnostics
+    assert error.file == "interface.toml" and "not valid TOML" in error.message

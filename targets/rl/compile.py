@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulebook2game.errors import CompileError
+from rulebook2game.errors import BadWorkspaceError, CompileError
 from rulebook2game.targets.rl.contract import interface_diagnostics
 from rulebook2game.targets.rl.diagnostics import (
     ONE_ERROR_NOTE,
@@ -303,7 +303,10 @@ def _build_into(
     found, texts = _check_library(work / LIB_NAME, work / WRAPPER_NAME, ws.root, pages)
     if found:
         return found
-    interface = ws.interface()
+    try:
+        interface = ws.interface()
+    except BadWorkspaceError as exc:
+        return [Diagnostic("interface.toml", 0, 0, str(exc))]
     if interface is None:
         return []
     return interface_diagnostics(ws.root, pages, interface, texts)
