@@ -10,7 +10,10 @@ from __future__ import annotations
 import keyword
 from pathlib import Path
 
+import pytest
+
 from rulebook2game.actions import parse_action
+from rulebook2game.errors import EngineFault
 from rulebook2game.targets.rl.action_text import canonical_to_rl, rl_to_canonical
 from rulebook2game.targets.rl.compile import compile_workspace
 from rulebook2game.targets.rl.engine import RlEngine
@@ -136,3 +139,20 @@ def test_a_wrapper_that_does_not_load_is_traced_to_its_page(tmp_path: Path) -> N
         "the compiled library does not load: SyntaxError: invalid syntax at wrapper.py "
         "line 512 (`def strange(self, x: 'BIntT0T2T'):`)"
     )
+
+
+def test_an_engine_abort_points_at_the_page_column(tmp_path: Path) -> None:
+    root = tmp_path / "abort"
+    (root / "pages").mkdir(parents=True)
+    (root / "game.toml").write_text('name = "abort"\nplayers = 1\n')
+    body = (
+        "import bounded_arg\n\n@classes\nact play() -> Game:\n    frm lib = 0\n"
+        "    frm arr : Int[2]\n    act raise(BInt<0, 3> from)\n    lib = arr[from.value]\n"
+    )
+    (root / "pages" / "main.rl").write_text(body + HOOKS)
+    build = compile_workspace(open_workspace(root)).require()
+    with RlEngine(build, game="abort") as engine, pytest.raises(EngineFault) as caught:
+        engine.apply(engine.initial(), "raise(from=2)")
+    column = "    lib = arr[from.value]".index("[") + 1
+    assert f"pages/main.rl:8:{column} error: Out of bounds" in caught.value.message
+    assert "r2g" not in caught.value.message

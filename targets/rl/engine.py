@@ -37,8 +37,13 @@ from rulebook2game.actions import canonical
 from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault, WorkerError
 from rulebook2game.targets.rl.action_text import rl_to_canonical
-from rulebook2game.targets.rl.compile import RlBuild, compile_workspace
-from rulebook2game.targets.rl.names import mangle_name, mangle_text, unmangle_text
+from rulebook2game.targets.rl.compile import SOURCE_DIR, RlBuild, compile_workspace
+from rulebook2game.targets.rl.names import (
+    mangle_name,
+    mangle_text,
+    restore_message,
+    unmangle_text,
+)
 from rulebook2game.targets.rl.worker import (
     PlayoutStats,
     RlWorker,
@@ -275,7 +280,8 @@ class RlEngine:
             return request(worker)
         except EngineFault as exc:
             steps = f" after {len(state._history)} actions" if state is not None else ""
-            raise EngineFault(exc.kind, f"{exc.message} [{what}{steps}]") from None
+            message = restore_message(exc.message, self.build.directory / SOURCE_DIR)
+            raise EngineFault(exc.kind, f"{message} [{what}{steps}]") from None
 
     def _wrap(self, info: StateInfo, root: str | None, history: tuple[int, ...]) -> RlState:
         slot = _Slot(self._generation, info.handle)

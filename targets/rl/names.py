@@ -20,6 +20,7 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 RL_KEYWORDS = frozenset(
     [
@@ -200,3 +201,25 @@ def unmangle_text(text: str) -> str:
 def mangle_text(text: str) -> str:
     """Rename unsafe identifiers in a text given back to the engine (a state's text)."""
     return _IDENT.sub(lambda m: mangle_name(m.group(0)), text)
+
+
+_LOCATION = re.compile(r"(?P<file>[^\s:]+\.rl):(?P<line>\d+):(?P<col>\d+)")
+_PREFIX_AT = re.compile(rf"(?<![A-Za-z0-9_]){PREFIX}")
+
+
+def restore_message(text: str, staged: Path) -> str:
+    """A message of the compiled game (``pages/x.rl:3:27 error: ...``) in the pages' own
+    names and columns; ``staged`` is the folder holding the pages as rlc compiled them."""
+
+    def column(match: re.Match[str]) -> str:
+        line, col = int(match.group("line")), int(match.group("col"))
+        try:
+            lines = (staged / match.group("file")).read_text(encoding="utf-8").split("\n")
+        except (OSError, ValueError):
+            return match.group(0)
+        if not 1 <= line <= len(lines):
+            return match.group(0)
+        inserted = sum(1 for m in _PREFIX_AT.finditer(lines[line - 1]) if m.start() < col - 1)
+        return f"{match.group('file')}:{line}:{max(1, col - inserted * len(PREFIX))}"
+
+    return unmangle_text(_LOCATION.sub(column, text))
