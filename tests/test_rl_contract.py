@@ -191,3 +191,11 @@ def test_a_malformed_interface_is_a_compile_error(dice: Workspace) -> None:
     (dice.root / "interface.toml").write_text("[[actions]]\nname = \n")
     (error,) = compile_workspace(dice).diagnostics
     assert error.file == "interface.toml" and "not valid TOML" in error.message
+
+
+def test_a_changed_interface_is_checked_again(dice: Workspace) -> None:
+    assert compile_workspace(dice).ok
+    (dice.root / "interface.toml").write_text(DICE_INTERFACE.replace("max = 6", "max = 5"))
+    result = compile_workspace(dice)
+    assert not result.ok and not result.cached
+    assert "takes 1..6 here but 1..5 in interface.toml" in result.diagnostics[0].message

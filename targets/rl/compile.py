@@ -7,11 +7,11 @@ Two flavours of build:
 - **optimized** (``-O2``): no checks, for speed (benchmarks, long fuzz runs).
 
 Each build lives in ``build/rl-<checked|optimized>-<hash>/`` (``wrapper.py``,
-``lib.so``, ``build.json``); the hash covers the pages, the runtime support files, the
-compiler version and the flags, so an unchanged workspace reuses its build. Builds are
-made in a temporary folder inside ``build/`` and renamed into place when complete;
-``build/`` keeps the newest :data:`KEEP_BUILDS` builds of each flavour. A build that
-fails is kept for inspection as ``build/rl-<flavour>-failed/`` (the pages as rlc saw
+``lib.so``, ``build.json``, ``src/``); the hash covers the pages, ``interface.toml``, the runtime
+support files, the compiler version and the flags, so an unchanged workspace reuses its
+build. Builds are made in a temporary folder inside ``build/`` and renamed into place
+when complete; ``build/`` keeps the newest :data:`KEEP_BUILDS` builds of each flavour.
+A build that fails is kept for inspection as ``build/rl-<flavour>-failed/`` (the pages as rlc saw
 them, whatever rlc wrote, and ``failure.txt``), replacing the previous failed one.
 
 ``rlc`` compiles a copy of the pages (``src/pages/`` of the build folder) in which
@@ -165,7 +165,7 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
     play_page = problem
     flags = OPTIMIZED_FLAGS if optimized else CHECKED_FLAGS
     flavour = f"rl-{'optimized' if optimized else 'checked'}"
-    key = _build_key(tools, pages, flags)
+    key = _build_key(tools, pages, flags, ws.root / "interface.toml")
     final = ws.build_dir / f"{flavour}-{key}"
     build = RlBuild(final, optimized, play_page)
     if (final / "build.json").is_file():
@@ -476,8 +476,12 @@ def _keep_failed(work: Path, kept: Path, diagnostics: list[Diagnostic]) -> None:
         os.rename(work, kept)
 
 
-def _build_key(tools: Toolchain, pages: list[Path], flags: tuple[str, ...]) -> str:
+def _build_key(tools: Toolchain, pages: list[Path], flags: tuple[str, ...], interface: Path) -> str:
+    """Hash of everything a build depends on; ``interface.toml`` is in it because the
+    build is checked against it."""
     digest = hashlib.sha256()
+    if interface.is_file():
+        digest.update(b"interface\n" + interface.read_bytes())
     digest.update(f"rlc {tools.version} {tools.rlc}\n{' '.join(flags)}\n".encode())
     digest.update(f"staged {STAGING_VERSION}\n".encode())
     for page in pages:
