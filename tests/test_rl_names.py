@@ -38,8 +38,11 @@ fun get_current_player(Game g) -> Int:
 fun get_num_players() -> Int:
     return 1
 
+fun bump(Int from, Int lambda) -> Int:
+    return from + lambda
+
 fun score(Game g, Int len) -> Float:
-    return float(g.lib + len)
+    return float(g.lib + len + bump(0, 0))
 
 fun pretty_print(Game g):
     return
@@ -48,7 +51,8 @@ fun pretty_print(Game g):
 
 def _keyword_game(root: Path) -> None:
     """One game whose actions are named after every Python keyword, each taking an
-    argument of the same name; a state field and a parameter use wrapper names."""
+    argument of the same name; function parameters are Python keywords and wrapper
+    names, and so is a state field."""
     alternatives = "\n".join(
         f"            act {rl_name(k)}(BInt<0, 2> {rl_name(k)})\n"
         f"                lib = lib + 1 + {rl_name(k)}.value"
