@@ -49,6 +49,10 @@ def dice(rl_games: Path, tmp_path: Path) -> Workspace:
 def test_the_pages_match_the_interface(dice: Workspace) -> None:
     result = compile_workspace(dice)
     assert result.ok, result.report()
+    build = result.require().directory
+    header = (build / "wrapper.py").read_text().split("\nimport ", 1)[0]
+    assert "learn.rl" in header and "without `import bounded_arg`" in header
+    assert (build / "src" / "pages" / "dice.rl").is_file()
 
 
 def test_a_renamed_argument_is_a_compile_error(dice: Workspace) -> None:
