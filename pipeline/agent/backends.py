@@ -52,13 +52,12 @@ class RlCompiler:
 
     def compile(self, workspace: Workspace) -> CompileReport:
         from rulebook2game.targets.rl.compile import compile_workspace
-        from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
 
         result = compile_workspace(workspace)
         if result.ok:
             return CompileReport(True)
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, (*lines, f"({ONE_ERROR_NOTE})"))
+        return CompileReport(False, tuple(lines), result.note)
 
 
 def _trace_text(record: FindingRecord) -> str:
