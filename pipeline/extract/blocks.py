@@ -137,15 +137,19 @@ class BlockBuilder:
     def _same_paragraph_indent(self, block: Draft, info: _Info) -> bool:
         """Whether the line's start keeps it in the block, judged by indents and line ends."""
         line, tol = info.line, 0.6 * info.size
-        if block.text_x is not None:
-            return abs(line.x0 - block.text_x) <= tol or (
-                block.kind == "rule" and abs(line.x0 - line.col_x0) <= tol
-            )
         before = block.lines[-1]
-        indent = line.x0 - line.col_x0
         ended = _TERMINAL.search(before.text) is not None
         first = line.words[0]
         forced = before.x1 + 0.3 * info.size + (first.x1 - first.x0) < before.col_x1 - 0.5
+        if block.text_x is not None:
+            if abs(line.x0 - block.text_x) <= tol or (
+                block.kind == "rule" and abs(line.x0 - line.col_x0) <= tol
+            ):
+                return True
+            # continuation lines set under the marker itself (no hanging indent): the
+            # line above ran to the column's edge or broke off mid-sentence
+            return abs(line.x0 - block.lines[0].x0) <= tol and not (ended and forced)
+        indent = line.x0 - line.col_x0
         if tol < indent < 6 * info.size and line.x0 - before.x0 > tol:
             # a first-line indent opens a paragraph; a hanging indent continues a line
             return not (ended or forced)
@@ -163,7 +167,8 @@ class BlockBuilder:
         if abs(info.size - prev.size) > 0.05 * prev.size:
             return False
         start = block.text_x - before.col_x0 if block.text_x is not None else 0.0
-        if abs(line.x0 - line.col_x0 - start) > 0.6 * info.size:
+        opening = block.lines[0].x0 - block.lines[0].col_x0
+        if all(abs(line.x0 - line.col_x0 - x) > 0.6 * info.size for x in (start, opening)):
             return False
         if not _TERMINAL.search(block.text) or line.text[:1].islower():
             return True
@@ -207,7 +212,7 @@ class BlockBuilder:
             draft.box = draft.box.union(info.line.box)
 
     def _finish(self, draft: Draft, blocks: list[Draft], index: int) -> Draft:
-        if draft.kind in ("table", "diagram"):
+        if draft.kind in ("table", "diagram", "figure"):
             return draft
         draft.text = clean(draft.text)
         if draft.kind == "heading" and (len(draft.lines) > 3 or len(draft.text) > 160):
@@ -225,7 +230,7 @@ class BlockBuilder:
             return False
         italic = all(w.italic for line in draft.lines for w in line.words)
         near = [blocks[j] for j in (index - 1, index + 1) if 0 <= j < len(blocks)]
-        return italic or any(b.kind in ("diagram", "table") for b in near)
+        return italic or any(b.kind in ("diagram", "table", "figure") for b in near)
 
 
 def _heading_like(line: Line) -> bool:
@@ -237,6 +242,8 @@ def _object_block(item: FlowObject) -> Draft:
     obj = item.obj
     if obj.kind == "table":
         text = "\n".join(" | ".join(row) for row in obj.rows)
+    elif obj.kind == "figure":
+        text = "\n".join(row[0] for row in obj.rows)
     else:
         text = " ".join(cell for row in obj.rows for cell in row)
     return Draft(

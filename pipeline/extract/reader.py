@@ -19,6 +19,7 @@ from rulebook2game.errors import PdfError
 from rulebook2game.extract.blocks import BlockBuilder, Draft
 from rulebook2game.extract.columns import read_order
 from rulebook2game.extract.confidence import GlyphStats, glyph_stats, reasons
+from rulebook2game.extract.figures import find_figures
 from rulebook2game.extract.furniture import PageText, strip_furniture
 from rulebook2game.extract.model import (
     Block,
@@ -106,9 +107,10 @@ def _first_pass(raw: RawPage) -> _Page:
     regions = find_regions(raw.shapes, raw.images, words, Box(0, 0, raw.width, raw.height))
     keep = {id(w) for w in regions.words}
     kept = [[w for w in row if id(w) in keep] for row in rows]
+    figures, kept = find_figures([r for r in kept if r])
     stats = glyph_stats(raw, words)
     facts = PageFacts(raw.number, raw.width, raw.height, chars=stats.chars)
-    return _Page(facts, stats, [r for r in kept if r], regions.objects, regions.boxes)
+    return _Page(facts, stats, kept, (*regions.objects, *figures), regions.boxes)
 
 
 def _no_text_message(path: Path, pages: list[_Page]) -> str:
@@ -216,9 +218,12 @@ def ledger(section_id: str, blocks: list[Block]) -> list[Sentence]:
 
 
 def block_sentences(block: Block) -> list[str]:
-    """The ledger entries of one block: table rows, no diagram labels, else sentences."""
+    """The ledger entries of one block: table rows, no diagram labels, a text figure whole
+    (one entry, its rows on separate lines), else sentences."""
     if block.kind == "table":
         return [" | ".join(row) for row in block.rows or []]
+    if block.kind == "figure":
+        return [block.text] if block.text.strip() else []
     if block.kind in ("diagram", "heading"):
         return []
     return split_sentences(block.text)

@@ -108,10 +108,10 @@ class Word:
         return Box(self.x0, self.top, self.x1, self.bottom)
 
 
-ObjectKind = Literal["table", "diagram"]
+ObjectKind = Literal["table", "diagram", "figure"]
 
 BlockKind = Literal[
-    "heading", "paragraph", "rule", "list_item", "table", "sidebar", "caption", "diagram"
+    "heading", "paragraph", "rule", "list_item", "table", "sidebar", "caption", "diagram", "figure"
 ]
 """What a block of the rulebook is."""
 
@@ -123,7 +123,8 @@ class PageObject:
     kind: ObjectKind
     box: Box
     rows: tuple[tuple[str, ...], ...] = ()
-    """Table cells, row by row (for diagrams: the labels, in reading order)."""
+    """Table cells, row by row (for diagrams: the labels, in reading order; for text
+    figures: one cell per printed row)."""
 
 
 @dataclass(frozen=True, slots=True)
