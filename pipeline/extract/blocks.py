@@ -233,9 +233,14 @@ class BlockBuilder:
         return italic or any(b.kind in ("diagram", "table", "figure") for b in near)
 
 
+_LEAD = re.compile(r"^[^:]{1,40}:(?:\s|$)")
+
+
 def _heading_like(line: Line) -> bool:
-    """A bold line of body size is a heading only if it does not read like a sentence."""
-    return not line.text.rstrip().endswith((".", ",", ";"))
+    """A bold line of body size is a heading only if it does not read like a sentence,
+    nor like the bold lead of a list item or paragraph ("Player 2:", "Long race: ...")."""
+    text = line.text.rstrip()
+    return not text.endswith((".", ",", ";")) and not _LEAD.match(text)
 
 
 def _object_block(item: FlowObject) -> Draft:

@@ -21,6 +21,7 @@ numbers "7") join it. A figure's text keeps its rows, one per line, spaced by po
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from dataclasses import dataclass
@@ -105,7 +106,7 @@ def _running_text_is_mono(rows: list[list[Word]]) -> bool:
 
 def _segments(row: list[Word], text_mono: bool) -> list[_Segment]:
     out: list[list[Word]] = [[row[0]]]
-    for prev, w in zip(row, row[1:], strict=False):
+    for prev, w in itertools.pairwise(row):
         if w.x0 - prev.x1 > _SEGMENT_GAP * max(w.size, prev.size):
             out.append([w])
         else:

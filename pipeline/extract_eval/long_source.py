@@ -37,6 +37,8 @@ class LongBlock:
     """A figure's lines, exactly as printed in a fixed-width font."""
     lead: str | None = None
     """A bold lead printed before the first sentence (``Player 2:``), part of its text."""
+    lead_alone: bool = False
+    """The lead is printed on a line of its own, the text starting on the next line."""
 
     @property
     def ledger(self) -> tuple[str, ...]:
@@ -113,9 +115,11 @@ class LongRulebook:
         ]
 
 
-def para(*sentences: str, role: Role = "rule", lead: str | None = None) -> LongBlock:
+def para(
+    *sentences: str, role: Role = "rule", lead: str | None = None, lead_alone: bool = False
+) -> LongBlock:
     """A paragraph (its role defaults to ``rule``)."""
-    return LongBlock("para", sentences, role, lead=lead)
+    return LongBlock("para", sentences, role, lead=lead, lead_alone=lead_alone)
 
 
 def rule(label: str, *sentences: str, role: Role = "rule") -> LongBlock:
@@ -243,8 +247,7 @@ JACKAL_RUN = LongRulebook(
                 ),
                 step(
                     3,
-                    "Shuffle the storm cards and place them face down within reach of all "
-                    "players.",
+                    "Shuffle the storm cards and place them face down within reach of all players.",
                 ),
                 step(
                     4,
@@ -371,8 +374,7 @@ JACKAL_RUN = LongRulebook(
                     "on the track.",
                     "A roll that is higher than the number of squares left is lost, and your "
                     "jackal does not move that turn.",
-                    "The first jackal to reach the oasis wins the race, and the game ends at "
-                    "once.",
+                    "The first jackal to reach the oasis wins the race, and the game ends at once.",
                 ),
                 example(
                     "Example: Lena stands on square 33, three squares from the oasis.",
@@ -418,14 +420,12 @@ JACKAL_RUN = LongRulebook(
                     "No, you always move by the higher die unless you rolled a double.",
                 ),
                 para(
-                    "Does a double rolled with a water token count towards three doubles in "
-                    "a row?",
+                    "Does a double rolled with a water token count towards three doubles in a row?",
                     "Yes, any two dice that you keep and that show the same number count as a "
                     "double.",
                 ),
                 para(
-                    "What happens when the storm deck is empty and the discard pile is empty "
-                    "too?",
+                    "What happens when the storm deck is empty and the discard pile is empty too?",
                     "This cannot happen, because every card drawn goes to the discard pile, "
                     "which is shuffled to form the new deck.",
                 ),
@@ -436,13 +436,17 @@ JACKAL_RUN = LongRulebook(
             "Variants",
             1,
             (
-                bullet(
-                    "Long race: play two laps of the track, and a jackal that completes its "
-                    "first lap starts again from square 1 with a fresh water token."
+                para(
+                    "play two laps of the track, and a jackal that completes its first lap "
+                    "starts again from square 1 with a fresh water token.",
+                    lead="Long race:",
+                    lead_alone=True,
                 ),
-                bullet(
-                    "Calm weather: remove the sandstorm card from the deck for a gentler game "
-                    "with younger players."
+                para(
+                    "remove the sandstorm card from the deck for a gentler game with younger "
+                    "players.",
+                    lead="Calm weather:",
+                    lead_alone=True,
                 ),
             ),
         ),

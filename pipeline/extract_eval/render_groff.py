@@ -4,7 +4,8 @@ groff is a third layout engine next to reportlab and typst, with its own line br
 hyphenation and column balancing. Its output is committed (``tests/data/extract/long/``)
 because groff is a system package the tests do not require; ``python -m
 rulebook2game.extract_eval.render_groff DIR`` writes the ``.ms`` sources and the PDFs
-again (Debian: ``apt-get install --no-install-recommends groff``).
+again, with each fixture's expected ledger as ``<name>.expected.json`` (Debian:
+``apt-get install --no-install-recommends groff``).
 
 The layout reproduces what other layout engines do and the tuned fixtures do not: list
 items whose continuation lines start under the bullet (no hanging indent), numbered rules
@@ -14,12 +15,14 @@ subtitle under the title, and text diagrams in a fixed-width font.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from rulebook2game.errors import BadInputError
+from rulebook2game.extract_eval.long_score import expected_json
 from rulebook2game.extract_eval.long_source import LONG_BOOKS, LongBlock, LongRulebook
 
 
@@ -66,6 +69,8 @@ def _blocks(blocks: tuple[LongBlock, ...]) -> list[str]:
 def _block(b: LongBlock) -> list[str]:
     text = _esc(" ".join(b.sentences))
     lead = rf"\fB{_esc(b.lead)}\fP " if b.lead else ""
+    if b.form == "para" and b.lead_alone:
+        return [".LP", lead, ".br", text]
     if b.form == "para":
         return [".LP", lead + text]
     if b.form == "rule":
@@ -95,7 +100,9 @@ def render_groff(book: LongRulebook, directory: Path) -> Path:
     """
     groff = shutil.which("groff")
     if groff is None:
-        raise BadInputError("groff is not installed (apt-get install --no-install-recommends groff)")
+        raise BadInputError(
+            "groff is not installed (apt-get install --no-install-recommends groff)"
+        )
     directory.mkdir(parents=True, exist_ok=True)
     source = directory / f"{book.name}.ms"
     source.write_text(groff_source(book), encoding="utf-8")
@@ -113,11 +120,14 @@ def render_groff(book: LongRulebook, directory: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Render every long fixture into the directory given (default: the test data)."""
+    """Render every long fixture, with its expected ledger, into the directory given
+    (default: the test data)."""
     args = sys.argv[1:] if argv is None else argv
     directory = Path(args[0]) if args else Path("tests/data/extract/long")
     for book in LONG_BOOKS:
         print(render_groff(book, directory))
+        expected = json.dumps(expected_json(book), indent=1, ensure_ascii=False) + "\n"
+        (directory / f"{book.name}.expected.json").write_text(expected, encoding="utf-8")
     return 0
 
 
