@@ -20,6 +20,7 @@ from rulebook2game.extract import (
     extract_rulebook,
     rule_sentence_ids,
 )
+from rulebook2game.extract.blocks import BlockBuilder
 from rulebook2game.extract.confidence import spliced_lines
 from rulebook2game.extract.figures import find_figures, is_token
 from rulebook2game.extract.records import Line, Word
@@ -205,3 +206,31 @@ def test_role_rules() -> None:
         "rule", "example",
     ]  # fmt: skip
     assert block_roles("caption", ["Figure 1: The board."], None) == ["figure"]
+
+
+def test_a_number_that_continues_a_sentence_is_no_list_marker() -> None:
+    def line(text: str, base: float, full: bool = False) -> Line:
+        words, x = [], 50.0
+        for t in text.split():
+            words.append(_w(t, x, base))
+            x += 5.0 * len(t) + 3.0
+        return Line(tuple(words), 1, (0,), 50, words[-1].x1 if full else 400)
+
+    lines = [
+        line("With the pawns on e5 (Player 1) and e4 (Player", 100, full=True),
+        line("2) and no wall behind e4, the pawn may jump", 112, full=True),
+        line("forward as in step", 124, full=True),
+        line("3. of the setup, then stop.", 136),
+        line("1. Roll the die.", 160),
+        line("2) Move the pawn.", 172),
+    ]
+    drafts = BlockBuilder(list(lines), 10.0).build()
+    assert [(d.kind, d.text) for d in drafts] == [
+        (
+            "paragraph",
+            "With the pawns on e5 (Player 1) and e4 (Player 2) and no wall behind e4, "
+            "the pawn may jump forward as in step 3. of the setup, then stop.",
+        ),
+        ("list_item", "Roll the die."),
+        ("list_item", "Move the pawn."),
+    ]

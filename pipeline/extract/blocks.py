@@ -80,6 +80,8 @@ class BlockBuilder:
                 out.append(_object_block(item))
                 continue
             info = self._info(item)
+            if info.marker is not None and current is not None and _inside_sentence(current, info):
+                info = _Info(info.line, info.size, info.style, None)
             if current is not None and last is not None and self._continues(current, last, info):
                 self._append(current, info)
             else:
@@ -234,6 +236,34 @@ class BlockBuilder:
 
 
 _LEAD = re.compile(r"^[^:]{1,40}:(?:\s|$)")
+
+
+_OPEN_ENDINGS = frozenset(
+    re.findall(
+        r"\w+",
+        "a an the and or of to by with from than at in on for player players rule rules step "
+        "steps page pages section sections chapter figure table round rounds turn turns",
+    )
+)
+"""Words a sentence does not end with: a number on the next line continues the sentence."""
+
+
+def _inside_sentence(block: Draft, info: _Info) -> bool:
+    """Whether a number that opens a line ("2)", "3.") is text, not a list marker.
+
+    It is when the block is running text cut at an open bracket ("(Player" + "2) and
+    ...") or after a word no sentence ends with ("see rule" + "3. ...").
+    """
+    marker = info.marker
+    if marker is None or marker.kind != "number" or block.kind in ("heading", "table"):
+        return False
+    if block.style != info.style:
+        return False
+    text = block.text.rstrip()
+    if marker.label.endswith(")") and text.count("(") > text.count(")"):
+        return True
+    last = text.rsplit(" ", 1)[-1].lower()
+    return last in _OPEN_ENDINGS
 
 
 def _heading_like(line: Line) -> bool:

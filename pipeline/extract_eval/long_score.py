@@ -18,12 +18,19 @@ text comes from is decided by runs of three words that occur in one expected ent
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from rulebook2game.extract import extract_rulebook
 from rulebook2game.extract.model import Rulebook
-from rulebook2game.extract_eval.long_source import ExpectedSentence, LongRulebook
+from rulebook2game.extract_eval.long_source import LONG_BOOKS, ExpectedSentence, LongRulebook
+from rulebook2game.resources import PROJECT_DIR
+
+LONG_DIR = PROJECT_DIR / "tests" / "data" / "extract" / "long"
+"""Where the long fixtures (groff PDFs, their sources and expected ledgers) are kept."""
 
 _N = 3
 
@@ -158,3 +165,26 @@ def expected_json(book: LongRulebook) -> dict[str, object]:
 
 def _entry(e: ExpectedSentence) -> dict[str, str]:
     return {"section": e.section, "role": e.role, "text": e.text}
+
+
+@dataclass(frozen=True)
+class LongResult:
+    """One long fixture: its error counts and the extraction's speed."""
+
+    book: LongRulebook
+    score: LedgerScore
+    pages: int
+    cpu_ms_per_page: float
+
+
+def run_long(directory: Path = LONG_DIR) -> list[LongResult]:
+    """Extract and score every long fixture kept in ``directory``."""
+    out = []
+    for book in LONG_BOOKS:
+        pdf = directory / f"{book.name}.pdf"
+        start = time.process_time()
+        rulebook = extract_rulebook(pdf)
+        cpu = time.process_time() - start
+        pages = rulebook.metadata.pages
+        out.append(LongResult(book, score_ledger(book, rulebook), pages, 1000 * cpu / pages))
+    return out
