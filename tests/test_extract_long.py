@@ -27,7 +27,12 @@ from rulebook2game.extract.records import Line, Word
 from rulebook2game.extract.roles import block_roles, section_role
 from rulebook2game.extract.text import Joiner, vocabulary
 from rulebook2game.extract_eval.long_score import expected_json, score_ledger
-from rulebook2game.extract_eval.long_source import JACKAL_RUN, LONG_BOOKS, MARSH_DRAUGHTS
+from rulebook2game.extract_eval.long_source import (
+    JACKAL_RUN,
+    LONG_BOOKS,
+    MARSH_DRAUGHTS,
+    OVERPRINTED,
+)
 from rulebook2game.extract_eval.render_groff import groff_source
 
 DATA = Path(__file__).resolve().parent / "data" / "extract" / "long"
@@ -73,6 +78,16 @@ def test_four_pages_and_two_columns() -> None:
     assert jackal.metadata.pages == 4
     assert max(p.columns for p in marsh.pages) == 2
     assert not jackal.low_confidence and not marsh.low_confidence
+
+
+def test_a_figure_printed_over_the_other_column_flags_the_page() -> None:
+    assert (DATA / f"{OVERPRINTED.name}.ms").read_text(encoding="utf-8") == groff_source(
+        OVERPRINTED
+    )
+    rulebook = _extracted(OVERPRINTED.name)
+    (flag,) = rulebook.low_confidence
+    assert flag.page == 1
+    assert any("reading order uncertain" in r and "gutter" in r for r in flag.reasons)
 
 
 def test_a_board_drawn_in_text_is_one_figure_read_whole() -> None:

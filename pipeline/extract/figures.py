@@ -146,7 +146,12 @@ def _below(figure: list[_Segment], seg: _Segment) -> bool:
     box = _box(figure)
     step = seg.words[0].baseline - last.words[0].baseline
     overlap = min(box.x1, seg.box.x1) - max(box.x0, seg.box.x0)
-    return -0.5 < step <= _ROW_GAP * seg.size and overlap > -2 * seg.size
+    if not (-0.5 < step <= _ROW_GAP * seg.size and overlap > -2 * seg.size):
+        return False
+    baselines = sorted({round(s.words[0].baseline, 1) for s in figure})
+    steps = [b - a for a, b in itertools.pairwise(baselines)]
+    # rows of one figure are evenly spaced: a wider gap starts the next figure
+    return not steps or step <= 1.6 * statistics.median(steps) + 0.5
 
 
 def _beside(box: Box, seg: _Segment) -> bool:

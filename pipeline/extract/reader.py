@@ -86,7 +86,7 @@ def extract_rulebook(
         size = Box(0, 0, page.facts.width, page.facts.height)
         layout = read_order(page.facts.number, clean.rows, page.objects, page.boxes, size)
         flow += layout.items
-        page.facts.reasons += spliced_lines(layout.items)
+        page.facts.reasons += layout.reasons + spliced_lines(layout.items)
         page.facts.labels = clean.labels
         page.facts.panels, page.facts.columns = layout.panels, layout.columns
     drafts = BlockBuilder(flow, body).build()

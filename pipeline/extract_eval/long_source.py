@@ -15,7 +15,7 @@ committed under ``tests/data/extract/long/`` together with their groff sources.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rulebook2game.extract_eval.source import slug_id
@@ -722,3 +722,25 @@ MARSH_DRAUGHTS = LongRulebook(
 )
 
 LONG_BOOKS: tuple[LongRulebook, ...] = (JACKAL_RUN, MARSH_DRAUGHTS)
+
+
+def _overprinted() -> LongRulebook:
+    """Marsh Draughts with a nine-file board too wide for its column: groff prints it over
+    the other column, so no reading order is right and the page must be flagged."""
+    wide = figure(
+        "     a   b   c   d   e   f   g   h   i",
+        "9    .   .   .   .   o   .   .   .   .    9",
+        "8    .   .   .   .   .   .   .   .   .    8",
+        "7    .   .   .   .   .   .   .   .   .    7",
+        "6    .   .   .   .   .   .   .   .   .    6",
+        "5    .   .   .   .   x   .   .   .   .    5",
+        "     a   b   c   d   e   f   g   h   i",
+    )
+    sections = list(MARSH_DRAUGHTS.sections)
+    board = sections[1]
+    sections[1] = replace(board, blocks=(*board.blocks[:2], wide, *board.blocks[2:]))
+    return replace(MARSH_DRAUGHTS, name="marsh-draughts-overprinted", sections=tuple(sections))
+
+
+OVERPRINTED = _overprinted()
+"""A layout whose reading order is uncertain (not scored: it must be flagged)."""
