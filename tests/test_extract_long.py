@@ -236,6 +236,7 @@ def test_a_number_that_continues_a_sentence_is_no_list_marker() -> None:
         line("2) and no wall behind e4, the pawn may jump", 112, full=True),
         line("forward as in step", 124, full=True),
         line("3. of the setup, then stop.", 136),
+        line("Then do this for each player", 148),
         line("1. Roll the die.", 160),
         line("2) Move the pawn.", 172),
     ]
@@ -246,6 +247,7 @@ def test_a_number_that_continues_a_sentence_is_no_list_marker() -> None:
             "With the pawns on e5 (Player 1) and e4 (Player 2) and no wall behind e4, "
             "the pawn may jump forward as in step 3. of the setup, then stop.",
         ),
+        ("paragraph", "Then do this for each player"),
         ("list_item", "Roll the die."),
         ("list_item", "Move the pawn."),
     ]

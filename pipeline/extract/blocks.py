@@ -169,7 +169,8 @@ class BlockBuilder:
         if abs(info.size - prev.size) > 0.05 * prev.size:
             return False
         start = block.text_x - before.col_x0 if block.text_x is not None else 0.0
-        opening = block.lines[0].x0 - block.lines[0].col_x0
+        # a rule or list item may go on under its marker rather than under its text
+        opening = block.lines[0].x0 - block.lines[0].col_x0 if block.text_x is not None else 0.0
         if all(abs(line.x0 - line.col_x0 - x) > 0.6 * info.size for x in (start, opening)):
             return False
         if not _TERMINAL.search(block.text) or line.text[:1].islower():
@@ -251,13 +252,16 @@ _OPEN_ENDINGS = frozenset(
 def _inside_sentence(block: Draft, info: _Info) -> bool:
     """Whether a number that opens a line ("2)", "3.") is text, not a list marker.
 
-    It is when the block is running text cut at an open bracket ("(Player" + "2) and
-    ...") or after a word no sentence ends with ("see rule" + "3. ...").
+    It is when the block is running text wrapped (the number would not have fitted on
+    the line above) right after an open bracket ("(Player" + "2) and ...") or after a
+    word no sentence ends with ("as in step" + "3. ...").
     """
     marker = info.marker
     if marker is None or marker.kind != "number" or block.kind in ("heading", "table"):
         return False
-    if block.style != info.style:
+    before, first = block.lines[-1], info.line.words[0]
+    wrapped = before.x1 + 0.3 * info.size + (first.x1 - first.x0) >= before.col_x1 - 0.5
+    if block.style != info.style or not wrapped:
         return False
     text = block.text.rstrip()
     if marker.label.endswith(")") and text.count("(") > text.count(")"):
