@@ -111,7 +111,7 @@ def _summary(rulebook: Rulebook, output: Path, seconds: float) -> str:
 
 
 def _roles(rulebook: Rulebook) -> str:
-    counts = Counter(s.role for s in rulebook.sentences)
+    counts: Counter[str] = Counter(s.role for s in rulebook.sentences)
     order = ("rule", "example", "framing", "figure")
     return ", ".join(f"{counts[r]} {r}" for r in order if counts[r])
 
