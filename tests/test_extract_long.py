@@ -105,6 +105,15 @@ def test_a_board_drawn_in_text_is_one_figure_read_whole() -> None:
     assert board.id not in rule_sentence_ids(marsh)
 
 
+def test_a_table_set_with_tab_stops_in_the_body_font_is_one_figure() -> None:
+    jackal = _extracted(JACKAL_RUN.name)
+    (table,) = [s for s in jackal.sentences if s.kind == "figure" and "dice" in s.text]
+    assert [r.split("  ")[0] for r in table.text.splitlines()] == [
+        "dice", "2 and 5", "4 and 4", "6 and 6, third time",
+    ]  # fmt: skip
+    assert table.text.splitlines()[3].split()[-3:] == ["back", "to", "1"]
+
+
 def test_a_table_of_numbers_set_in_type_is_one_figure() -> None:
     jackal = _extracted(JACKAL_RUN.name)
     (table,) = [s for s in jackal.sentences if s.kind == "figure" and "sandstorm" in s.text]

@@ -14,6 +14,10 @@ be inside a figure) is *figure-like* when
   letters in a row "+----+"), and at least half of them are one character or punctuation
   only (so "b3, g3, d4, e4" in a sentence is not a figure).
 
+A row of a table set without rules (two or more short cells side by side, one of them a
+number: "gust   4   2") is figure-like too, and rows of short cells right above or
+under such rows (its header, a row without numbers) belong to it.
+
 Figure-like segments of at least two rows that stand under one another, a line pitch or
 two apart, make a figure; short token-only segments beside or between its rows (row
 numbers "7") join it. A figure's text keeps its rows, one per line, spaced by position.
@@ -30,6 +34,9 @@ from rulebook2game.extract.records import Box, PageObject, Word
 
 _MONO = re.compile(r"courier|mono|cmtt|typewriter|consol|code|fixed|\bcw\b", re.I)
 _TOKEN = re.compile(r"^(?:[^\w\s]+|[A-Za-z][^\w\s]*|\d{1,3}[^\w\s]*|(?!.*[A-Za-z]{2}).{1,12})$")
+_CELL_WORDS = 5
+"""A cell of a table set without rules has at most this many words."""
+_NUMBER = re.compile(r"^[+\-–−]?\d{1,4}(?:[.,]\d+)?[*%]?$|^\d{1,3}[–-]\d{1,3}$")
 _SEGMENT_GAP = 2.2
 """A gap wider than this many font sizes cuts a row into segments (columns, labels)."""
 _TOKEN_SHARE = 0.75
@@ -71,7 +78,9 @@ def is_token(text: str) -> bool:
 def find_figures(rows: list[list[Word]]) -> tuple[list[PageObject], list[list[Word]]]:
     """The text figures of a page, and its rows with the figures' words removed."""
     text_mono = _running_text_is_mono(rows)
-    segments = [s for row in rows for s in _segments(row, text_mono)]
+    per_row = [_segments(row, text_mono) for row in rows]
+    heads = [seg for row in per_row for seg in _mark_table_cells(row)]
+    segments = [s for row in per_row for s in row]
     figures: list[list[_Segment]] = []
     for seg in sorted(segments, key=lambda s: (s.box.top, s.box.x0)):
         if not seg.strong:
@@ -92,6 +101,10 @@ def find_figures(rows: list[list[Word]]) -> tuple[list[PageObject], list[list[Wo
         for seg in segments:
             if seg.weak and not seg.strong and _beside(box, seg):
                 fig.append(seg)
+        for _ in range(2):  # a header above, rows of words only under or between the rows
+            for h in heads:
+                if h not in fig and _next_to(_box(fig), h):
+                    fig.append(h)
         taken |= {id(w) for s in fig for w in s.words}
         objects.append(PageObject("figure", _box(fig), _text_rows(fig)))
     left = [[w for w in row if id(w) not in taken] for row in rows]
@@ -112,6 +125,40 @@ def _segments(row: list[Word], text_mono: bool) -> list[_Segment]:
         else:
             out[-1].append(w)
     return [_classify(words, text_mono) for words in out]
+
+
+def _mark_table_cells(row: list[_Segment]) -> list[_Segment]:
+    """Find the rows of tables set without rules: two or more short cells side by side,
+    at least one of them a number ("gust   4   2"). The cells of such a row are merged
+    into one figure-like segment, in place; returns the rows that may be a table's header
+    (short cells, no number), merged the same way but not figure-like."""
+    runs: list[list[_Segment]] = [[]]
+    for seg in row:
+        if len(seg.words) <= _CELL_WORDS and not seg.words[-1].text.endswith((".", ";")):
+            runs[-1].append(seg)
+        else:
+            runs.append([])
+    heads: list[_Segment] = []
+    for run in runs:
+        if len(run) < 2:
+            continue
+        numbers = any(all(_NUMBER.match(w.text) for w in seg.words) for seg in run)
+        strong = numbers or any(seg.strong for seg in run)
+        mono = all(seg.mono for seg in run)
+        merged = _Segment([w for seg in run for w in seg.words], mono, strong, mono)
+        at = row.index(run[0])
+        row[at : at + len(run)] = [merged]
+        if not strong:
+            heads.append(merged)
+    return heads
+
+
+def _next_to(box: Box, seg: _Segment) -> bool:
+    """A row of short cells right above or under a table's rows, within its width."""
+    s = seg.box
+    near = max(box.top - s.bottom, s.top - box.bottom) <= 1.6 * seg.size
+    starts = box.x0 - 3 * seg.size <= s.x0 <= box.x1
+    return near and starts and s.x1 <= box.x1 + max(box.width, 10 * seg.size)
 
 
 def _classify(words: list[Word], text_mono: bool) -> _Segment:

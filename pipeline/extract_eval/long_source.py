@@ -21,7 +21,7 @@ from typing import Literal
 from rulebook2game.extract_eval.source import slug_id
 
 Role = Literal["rule", "example", "framing", "figure"]
-Form = Literal["para", "rule", "bullet", "step", "figure", "caption", "example"]
+Form = Literal["para", "rule", "bullet", "step", "figure", "tabbed", "caption", "example"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,8 @@ class LongBlock:
     label: str | None = None
     """Rule number (``5.1``) or list number (``2.``)."""
     rows: tuple[str, ...] = ()
-    """A figure's lines, exactly as printed in a fixed-width font."""
+    """A figure's lines, exactly as printed in a fixed-width font (for a table set with
+    tab stops in the body font: its cells separated by tabs)."""
     lead: str | None = None
     """A bold lead printed before the first sentence (``Player 2:``), part of its text."""
     lead_alone: bool = False
@@ -45,6 +46,8 @@ class LongBlock:
         """The ledger entries the block contributes: one per sentence, one per figure."""
         if self.form == "figure":
             return ("\n".join(self.rows),)
+        if self.form == "tabbed":
+            return ("\n".join(" ".join(row.split("\t")) for row in self.rows),)
         if self.lead and self.sentences:
             return (f"{self.lead} {self.sentences[0]}", *self.sentences[1:])
         return self.sentences
@@ -140,6 +143,11 @@ def step(number: int, *sentences: str, role: Role = "rule") -> LongBlock:
 def figure(*rows: str) -> LongBlock:
     """A text diagram in a fixed-width font."""
     return LongBlock("figure", role="figure", rows=rows)
+
+
+def tabbed(*rows: str) -> LongBlock:
+    """A table without rules, set in the body font with tab stops (cells split by tabs)."""
+    return LongBlock("tabbed", role="figure", rows=rows)
 
 
 def caption(*sentences: str) -> LongBlock:
@@ -291,6 +299,13 @@ JACKAL_RUN = LongRulebook(
                     "If you roll a double for the third time in a row, your jackal is "
                     "exhausted and moves back to square 1 instead."
                 ),
+                tabbed(
+                    "dice\tsquares moved",
+                    "2 and 5\t5",
+                    "4 and 4\t8",
+                    "6 and 6, third time\tback to 1",
+                ),
+                caption("Figure 2: How far a jackal moves."),
                 example(
                     "Example: Amira rolls a 2 and a 5.",
                     "She moves her jackal five squares, from square 7 to square 12.",
@@ -321,7 +336,7 @@ JACKAL_RUN = LongRulebook(
                     "  whirlwind    3          4",
                     "  sandstorm    1          9",
                 ),
-                caption("Figure 2: The twelve storm cards."),
+                caption("Figure 3: The twelve storm cards."),
                 para(
                     "A jackal that is blown back onto another storm square does not draw "
                     "again on the same turn.",

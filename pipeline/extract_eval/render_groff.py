@@ -92,6 +92,9 @@ def _block(b: LongBlock) -> list[str]:
     if b.form == "figure":
         rows = [r"\&" + _esc(row) for row in b.rows]
         return [".DS L", ".ft CW", ".ps -1", *rows, ".ps", ".ft", ".DE"]
+    if b.form == "tabbed":
+        rows = [r"\&" + _esc(row) for row in b.rows]  # a literal tab moves to the stop
+        return [".LP", ".nf", ".ta 2i", *rows, ".fi"]
     if b.form == "caption":
         return [".LP", rf"\s-1\fI{text}\fP\s0"]
     head, _, rest = text.partition(" ")
