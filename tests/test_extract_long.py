@@ -152,13 +152,15 @@ def test_title_comes_from_the_rulebook_or_the_file_name() -> None:
     assert untitled.title == "jackal run"
 
 
-def test_old_ledger_files_without_roles_still_load() -> None:
+def test_ledger_files_with_fewer_or_more_fields_still_load() -> None:
     data = _extracted(JACKAL_RUN.name).model_dump(mode="json")
     for sec in data["sections"]:
         for s in sec["sentences"]:
             del s["role"]
     old = Rulebook.model_validate(data)
     assert {s.role for s in old.sentences} == {"rule"}
+    data["sections"][0]["sentences"][0]["added_later"] = 1
+    assert Rulebook.model_validate(data).sentences[0].text == old.sentences[0].text
 
 
 # -- the rules behind it, one by one ---------------------------------------------------------

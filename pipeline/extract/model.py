@@ -35,7 +35,10 @@ BBox = tuple[float, float, float, float]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Fields a later version adds within format 1 are ignored on reading, so an older
+    reader still loads a newer file (as this one loads files without ``role``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class Block(_Model):
