@@ -105,6 +105,8 @@ def test_no_endpoint_stops_after_extraction_with_a_brief(tmp_path: Path) -> None
     assert "rulebook2game tool" in brief and "drop" in brief  # commands and the interface
     assert "[5.1]" in brief  # the table of contents with section ids
     assert json.loads((out / "rulebook.json").read_text())
+    game = (out / "game.toml").read_text()
+    assert 'name = "connect_four"' in game and 'title = "Connect Four"' in game  # not "c4"
     assert not (out / "runs").exists() and not list((out / "pages").iterdir())
     assert "AGENTS.md" in result.output
     for name in ("rules.pdf", "rulebook.json", "game.toml", "interface.toml", "AGENTS.md"):
