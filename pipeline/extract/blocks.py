@@ -26,7 +26,8 @@ SMALL_RATIO = 0.93
 _CID = re.compile(r"^\(cid:\d+\)$")
 _TERMINAL = re.compile(r"[.!?:;][\"'”’)\]]*$")
 _CAPTION = re.compile(
-    r"^(?:figure|fig\.|diagram|illustration|image|table)\s*\d*[a-z]?\s*[:.]", re.I
+    r"^(?:figure|fig\.|diagram|illustration|image|table|listing)\s*\d*[a-z]?\s*[:.]",
+    re.I,
 )
 
 
