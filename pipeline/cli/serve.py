@@ -1,0 +1,4 @@
+"""placeholder"""
+import typer
+def register(app: typer.Typer) -> None:
+    """x"""
