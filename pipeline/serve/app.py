@@ -26,6 +26,7 @@ from starlette.templating import Jinja2Templates
 from rulebook2game.actions import parse_action
 from rulebook2game.check.report import counterexample_trace
 from rulebook2game.diff import DiffOptions, diff_games, render_html
+from rulebook2game.diff.pages import page_cites
 from rulebook2game.engine import CHANCE, Engine
 from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.play.bots import BOTS, make_bot
@@ -47,6 +48,11 @@ class GameSite:
     engine: Engine[Any] | None
     engine_error: str | None = None
     seed: int = 0
+
+
+def anchor(rule_id: str) -> str:
+    """The HTML id of a section or sentence (``4.2#3`` -> ``r-4.2_3``)."""
+    return "r-" + rule_id.replace("#", "_")
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -96,6 +102,7 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
 def create_app(site: GameSite) -> Starlette:
     """The Starlette app serving ``site``."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["anchor"] = anchor
     store = SessionStore()
     engine_lock = threading.Lock()
 
@@ -230,8 +237,9 @@ def create_app(site: GameSite) -> Starlette:
         if "/" in name or not path.is_file():
             return HTMLResponse("no such page", status_code=404)
         source = path.read_text(encoding="utf-8", errors="replace")
+        cites = page_cites(source)
         return templates.TemplateResponse(
-            request, "page.html", page_context(request, name=name, source=source)
+            request, "page.html", page_context(request, name=name, source=source, cites=cites)
         )
 
     def play_finding(request: Request) -> Response:
