@@ -81,7 +81,7 @@ class TerminalTable:
                 action = resolve_action(line, self.table.legal())
                 self._show_moves([self.table.play(action)])
         except BadInputError as exc:
-            self.console.print(Text(f"! {exc}", style="red"))
+            self.console.print(Text(f"! {exc}", style="red"), soft_wrap=True)
         return True
 
     def _save(self, name: str) -> None:
@@ -89,7 +89,8 @@ class TerminalTable:
             raise PlayError("save FILE: name the file to write")
         path = Path(name).expanduser()
         write_trace(self.table.to_trace(), path)
-        self.console.print(Text(f"saved {len(self.table.moves)} steps to {path}", style="green"))
+        saved = Text(f"saved {len(self.table.moves)} steps to {path}", style="green")
+        self.console.print(saved, soft_wrap=True)
 
     def _show_moves(self, moves: list[Move]) -> None:
         for move in moves:
