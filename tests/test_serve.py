@@ -1,0 +1,137 @@
+"""The web app through its HTTP interface (Starlette's test client, the real engine)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from rulebook2game.check.run import run_check
+from rulebook2game.check.report import write_report
+from rulebook2game.play.game import open_game
+from rulebook2game.serve.app import GameSite, create_app
+from rulebook2game.trace import parse_trace
+from rulebook2game.workspace import open_workspace
+from tests.play_support import broken_copy, ttt_dir
+
+__all__ = ["ttt_dir"]
+
+
+def _client(path: Path, engine: Any) -> TestClient:
+    ws = open_workspace(path)
+    return TestClient(create_app(GameSite(ws, ws.config(), engine)))
+
+
+@pytest.fixture(scope="module")
+def site(ttt_dir: Path) -> Iterator[TestClient]:
+    game = open_game(ttt_dir)
+    try:
+        yield _client(ttt_dir, game.engine)
+    finally:
+        game.close()
+
+
+def test_a_game_through_the_api(site: TestClient) -> None:
+    state = site.post("/api/sessions", json={"seat": 1, "bots": "random", "seed": 2}).json()
+    assert state["viewer"] == 1 and state["bots"] == {"0": "random"}
+    assert state["log"][0]["by"] == "bot:random" and state["your_turn"]
+    assert {a["name"] for a in state["legal"]} == {"mark"}
+    assert state["legal"][0]["args"][0][0] == "row"
+    sid = state["id"]
+    while not state["over"]:
+        state = site.post(f"/api/sessions/{sid}/act", json={"action": state["legal"][-1]["text"]})
+        assert state.status_code == 200, state.text
+        state = state.json()
+    assert sum(state["returns"]) == 0
+    response = site.get(f"/api/sessions/{sid}/trace.jsonl")
+    assert "attachment" in response.headers["content-disposition"]
+    trace = parse_trace(response.text)
+    assert trace.end.terminal and [s.action for s in trace.steps] == [
+        m["action"] for m in state["log"]
+    ]
+
+
+def test_bad_moves_are_errors_not_crashes(site: TestClient) -> None:
+    sid = site.post("/api/sessions", json={"seat": 0}).json()["id"]
+    bad = site.post(f"/api/sessions/{sid}/act", json={"action": "mark(row=7, col=7)"})
+    assert bad.status_code == 400 and "is not legal for seat 0" in bad.json()["error"]
+    wrong = site.post(f"/api/sessions/{sid}/act", json={"action": "mark(row=0, col=0)", "seat": 1})
+    assert wrong.status_code == 400 and "not your turn" in wrong.json()["error"]
+    nothing = site.post(f"/api/sessions/{sid}/undo")
+    assert nothing.status_code == 400 and "nothing to undo" in nothing.json()["error"]
+    assert site.get("/api/sessions/nope").status_code == 404
+    seat = site.post("/api/sessions", json={"seat": 9})
+    assert seat.status_code == 400 and "seats 0 to 1" in seat.json()["error"]
+    kind = site.post("/api/sessions", json={"bots": "wise"})
+    assert kind.status_code == 400 and "unknown bot" in kind.json()["error"]
+
+
+def test_undo_goes_back_to_the_persons_turn(site: TestClient) -> None:
+    state = site.post("/api/sessions", json={"seat": 0}).json()
+    sid = state["id"]
+    after = site.post(f"/api/sessions/{sid}/act", json={"action": "mark(row=1, col=1)"}).json()
+    assert len(after["log"]) == 2 and after["can_undo"]
+    undone = site.post(f"/api/sessions/{sid}/undo").json()
+    assert undone["log"] == [] and undone["view"] == state["view"] and not undone["can_undo"]
+
+
+def test_review_shows_rules_with_citing_pages_and_uncited_sentences(site: TestClient) -> None:
+    html = site.get("/review").text
+    assert "Rule text from rules.md" in html
+    assert 'id="r-4.2_1"' in html
+    assert '<a class="cite" href="/review/pages/turn">turn</a>' in html
+    assert 'class="sentence uncited"' in html
+    assert "No check report yet" in html
+    page = site.get("/review/pages/turn").text
+    assert "act play() -&gt; Game" in page and 'href="/review#r-4.1"' in page
+    assert site.get("/review/pages/nothing").status_code == 404
+
+
+def test_a_findings_counterexample_steps_on_the_table(ttt_dir: Path, tmp_path: Path) -> None:
+    broken = broken_copy(ttt_dir, tmp_path / "broken")
+    report = run_check(open_workspace(broken))
+    write_report(report, broken / "reports")
+    assert report.findings and report.findings[0].counterexample
+    game = open_game(broken)
+    try:
+        client = _client(broken, game.engine)
+        html = client.get("/review").text
+        assert "returns differs" in html and "Play the counterexample" in html
+        response = client.post("/review/findings/1/play", follow_redirects=False)
+        assert response.status_code == 303
+        sid = response.headers["location"].split("session=")[1]
+        state = client.get(f"/api/sessions/{sid}").json()
+        assert state["replay"] and "returns differs" in state["note"]
+        steps = report.findings[0].counterexample
+        assert state["script"] == [s.action for s in steps] and not state["your_turn"]
+        for _ in steps:
+            state = client.post(f"/api/sessions/{sid}/forward").json()
+        assert state["over"] and state["returns"] != list(report.findings[0].end.returns or [])
+        end = client.post(f"/api/sessions/{sid}/forward")
+        assert end.status_code == 400 and "end of the recorded steps" in end.json()["error"]
+        back = client.post(f"/api/sessions/{sid}/back").json()
+        assert not back["over"] and len(back["script"]) == 1
+    finally:
+        game.close()
+
+
+def test_diff_view_renders_the_diff_html(ttt_dir: Path, tmp_path: Path) -> None:
+    broken = broken_copy(ttt_dir, tmp_path / "broken")
+    client = _client(ttt_dir, None)
+    html = client.get("/review/diff", params={"old": str(ttt_dir), "new": str(broken)}).text
+    assert "Rule diff:" in html and "winner = 1 - current" in html
+    missing = client.get("/review/diff", params={"old": str(tmp_path / "none")})
+    assert missing.status_code == 400 and "diff failed" in missing.text
+
+
+def test_a_game_that_does_not_compile_still_has_its_review(tmp_path: Path, ttt_dir: Path) -> None:
+    shutil.copytree(ttt_dir, tmp_path / "g", ignore=shutil.ignore_patterns("build"))
+    ws = open_workspace(tmp_path / "g")
+    client = TestClient(create_app(GameSite(ws, ws.config(), None, "turn.rl:3: error")))
+    assert "The game cannot be played: turn.rl:3: error" in client.get("/").text
+    assert client.post("/api/sessions", json={}).status_code == 409
+    assert client.get("/review").status_code == 200
