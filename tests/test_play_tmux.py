@@ -89,9 +89,7 @@ def test_a_whole_game_against_the_random_bot_in_tmux(
 
     moves = 0
     while True:
-        screen = tmux.wait_for(
-            lambda s: _last_prompt(s) in ("seat 0>", "game over>"), "a prompt"
-        )
+        screen = tmux.wait_for(lambda s: _last_prompt(s) in ("seat 0>", "game over>"), "a prompt")
         if _last_prompt(screen) == "game over>":
             break
         tmux.type("1")

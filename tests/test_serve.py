@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from rulebook2game.check.run import run_check
 from rulebook2game.check.report import write_report
+from rulebook2game.check.run import run_check
 from rulebook2game.play.game import open_game
 from rulebook2game.serve.app import GameSite, create_app
 from rulebook2game.trace import parse_trace

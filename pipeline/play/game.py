@@ -65,7 +65,5 @@ def parse_seats(humans: list[int], bots: str, players: int) -> tuple[set[int], d
     if len(kinds) == 1:
         kinds = kinds * len(others)
     if len(kinds) != len(others):
-        raise PlayError(
-            f"--bots {bots}: give one bot kind, or one per other seat ({len(others)})"
-        )
+        raise PlayError(f"--bots {bots}: give one bot kind, or one per other seat ({len(others)})")
     return people, dict(zip(others, kinds, strict=True))

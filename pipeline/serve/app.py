@@ -69,9 +69,7 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
     table = session.table
     over = table.over
     to_move = table.to_move
-    your_turn = (
-        not session.replay and not over and to_move != CHANCE and to_move in table.humans
-    )
+    your_turn = not session.replay and not over and to_move != CHANCE and to_move in table.humans
     legal = table.legal() if your_turn else []
     returns = table.returns()
     return {
@@ -96,6 +94,7 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
         "replay": session.replay,
         "script": list(table.script),
         "note": session.note,
+        "failing_step": session.failing_step,
     }
 
 
@@ -228,7 +227,9 @@ def create_app(site: GameSite) -> Starlette:
     def review(request: Request) -> Response:
         data = build_review(site.workspace)
         return templates.TemplateResponse(
-            request, "review.html", page_context(request, review=data, review_root=str(site.workspace.root))
+            request,
+            "review.html",
+            page_context(request, review=data, review_root=str(site.workspace.root)),
         )
 
     def page_source(request: Request) -> Response:
@@ -253,15 +254,15 @@ def create_app(site: GameSite) -> Starlette:
         counter = counterexample_trace(record, site.config.name, site.engine.players)
         if counter is None:
             return HTMLResponse("this finding has no counterexample", status_code=404)
-        table = Table(
-            site.engine, game=site.config.name, humans=set(range(site.engine.players))
-        )
+        table = Table(site.engine, game=site.config.name, humans=set(range(site.engine.players)))
         table.script = list(counter.actions)
         first = next((s.player for s in counter.steps if s.player != CHANCE), 0)
         note = f"Finding {n}: {record.kind} ({record.stage}): {record.message}"
-        if record.expected or record.actual:
+        if (record.expected or record.actual) and record.actual not in record.message:
             note += f" — expected {record.expected}; actual {record.actual}"
-        session = store.add(table, first, replay=True, note=note)
+        if record.step is not None:
+            note += f" (at step {record.step})"
+        session = store.add(table, first, replay=True, note=note, failing_step=record.step)
         return RedirectResponse(f"/?session={session.id}", status_code=303)
 
     def diff_view(request: Request) -> Response:

@@ -25,6 +25,8 @@ class Session:
     """Stepping through a recorded game (no bots, no sampled chance)."""
     note: str = ""
     """What the page says above the table (a finding's message, for a replay)."""
+    failing_step: int | None = None
+    """The step a finding points at (highlighted in the log of a replay)."""
 
 
 class SessionStore:
@@ -35,9 +37,17 @@ class SessionStore:
         self._items: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
-    def add(self, table: Table, viewer: int, *, replay: bool = False, note: str = "") -> Session:
+    def add(
+        self,
+        table: Table,
+        viewer: int,
+        *,
+        replay: bool = False,
+        note: str = "",
+        failing_step: int | None = None,
+    ) -> Session:
         """Keep a new session and return it."""
-        session = Session(secrets.token_urlsafe(12), table, viewer, replay, note)
+        session = Session(secrets.token_urlsafe(12), table, viewer, replay, note, failing_step)
         with self._lock:
             self._items[session.id] = session
             while len(self._items) > self.limit:

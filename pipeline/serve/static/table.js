@@ -73,7 +73,8 @@ function drawLog(state) {
   log.replaceChildren();
   for (const move of state.log) {
     const kind = move.by === "chance" ? "chance" : move.by.startsWith("bot") ? "bot" : "human";
-    log.appendChild(el("li", { class: kind, "data-action": move.action }, move.text));
+    const failing = move.t === state.failing_step ? " failing" : "";
+    log.appendChild(el("li", { class: kind + failing, "data-action": move.action }, move.text));
   }
 }
 
