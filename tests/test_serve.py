@@ -14,6 +14,7 @@ from rulebook2game.check.report import write_report
 from rulebook2game.check.run import run_check
 from rulebook2game.play.game import open_game
 from rulebook2game.serve.app import GameSite, create_app
+from rulebook2game.serve.pieces import load_piece_images, words_of
 from rulebook2game.trace import parse_trace
 from rulebook2game.workspace import open_workspace
 from tests.play_support import broken_copy, ttt_dir
@@ -135,3 +136,62 @@ def test_a_game_that_does_not_compile_still_has_its_review(tmp_path: Path, ttt_d
     assert "The game cannot be played: turn.rl:3: error" in client.get("/").text
     assert client.post("/api/sessions", json={}).status_code == 409
     assert client.get("/review").status_code == 200
+
+
+def _png() -> bytes:
+    """A 1x1 PNG (the module's piece image)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\xff\x00\x00")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+def test_pieces_of_a_vassal_module_show_as_images(ttt_dir: Path, tmp_path: Path) -> None:
+    from tests.vassal_builders import basic, basic_state, moduledata, slot_xml, write_zip
+
+    game = tmp_path / "with_module"
+    shutil.copytree(ttt_dir, game, ignore=shutil.ignore_patterns("build", "reports"))
+    slots = "".join(
+        slot_xml("PieceSlot", name, gpid, [basic(name, image)], [basic_state()])
+        for name, gpid, image in [("X", "1", "cross.png"), ("Nought", "2", "nought.png")]
+    )
+    build = (
+        '<?xml version="1.0" encoding="UTF-8"?><VASSAL.build.GameModule name="TTT">'
+        '<VASSAL.build.module.PieceWindow name="Pieces">'
+        f"<VASSAL.build.widget.ListWidget entryName='All'>{slots}"
+        "</VASSAL.build.widget.ListWidget></VASSAL.build.module.PieceWindow>"
+        "</VASSAL.build.GameModule>"
+    )
+    png = _png()
+    write_zip(
+        game / "ttt.vmod",
+        {"buildFile.xml": build, "moduledata": moduledata("TTT"), "images/cross.png": png},
+    )
+    pieces = load_piece_images(game)
+    assert pieces is not None and pieces.images == {"x": "cross.png"}
+    opened = open_game(game)
+    try:
+        ws = open_workspace(game)
+        client = TestClient(create_app(GameSite(ws, ws.config(), opened.engine, pieces=pieces)))
+        state = client.post("/api/sessions", json={"seat": 0}).json()
+        assert state["piece_images"] == {}
+        state = client.post(
+            f"/api/sessions/{state['id']}/act", json={"action": "mark(row=0, col=0)"}
+        ).json()
+        assert "x" in words_of(state["view"])  # the seeded bot did not play next to it
+        assert state["piece_images"] == {"x": "/pieces/cross.png"}
+        image = client.get("/pieces/cross.png")
+        assert image.status_code == 200 and image.content == png
+        assert image.headers["content-type"] == "image/png"
+        assert client.get("/pieces/nought.png").status_code == 404
+        assert client.get("/pieces/..%2Fbuild.json").status_code == 404
+    finally:
+        opened.close()

@@ -23,6 +23,7 @@ def serve(
     import uvicorn
 
     from rulebook2game.serve.app import GameSite, create_app
+    from rulebook2game.serve.pieces import load_piece_images
 
     with fail_cleanly():
         ws = open_workspace(game_dir)
@@ -39,7 +40,7 @@ def serve(
             # The review still helps with a game that does not compile.
             problem = str(exc)
             err_console.print(f"[yellow]the game cannot be played:[/] {problem}", highlight=False)
-        site = GameSite(ws, config, engine, problem, seed)
+        site = GameSite(ws, config, engine, problem, seed, load_piece_images(ws.root))
         err_console.print(f"serving {config.name} on http://{host}:{port}/  (Ctrl-C stops)")
         try:
             uvicorn.run(create_app(site), host=host, port=port, log_level="warning")

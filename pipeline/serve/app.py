@@ -32,6 +32,7 @@ from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.play.bots import BOTS, make_bot
 from rulebook2game.play.resolve import PlayError
 from rulebook2game.play.table import Table
+from rulebook2game.serve.pieces import PieceImages, words_of
 from rulebook2game.serve.review import build_review
 from rulebook2game.serve.sessions import Session, SessionStore
 from rulebook2game.workspace import GameConfig, Workspace
@@ -48,11 +49,18 @@ class GameSite:
     engine: Engine[Any] | None
     engine_error: str | None = None
     seed: int = 0
+    pieces: PieceImages | None = None
+    """Piece images of the game's Vassal module, when it has one."""
 
 
 def anchor(rule_id: str) -> str:
     """The HTML id of a section or sentence (``4.2#3`` -> ``r-4.2_3``)."""
     return "r-" + rule_id.replace("#", "_")
+
+
+def _action_words(text: str) -> list[str]:
+    action = parse_action(text)
+    return [action.name, *(str(v) for _, v in action.args)]
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -72,6 +80,11 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
     your_turn = not session.replay and not over and to_move != CHANCE and to_move in table.humans
     legal = table.legal() if your_turn else []
     returns = table.returns()
+    view = table.view(session.viewer)
+    images: dict[str, str] = {}
+    if site.pieces is not None:
+        words = [w for a in legal for w in _action_words(a)] + words_of(view)
+        images = {w: f"/pieces/{name}" for w, name in site.pieces.match(words).items()}
     return {
         "id": session.id,
         "game": site.config.name,
@@ -83,7 +96,8 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
         "to_move": to_move,
         "over": over,
         "returns": returns,
-        "view": table.view(session.viewer),
+        "view": view,
+        "piece_images": images,
         "your_turn": your_turn,
         "legal": [_action_json(i, a) for i, a in enumerate(legal, start=1)],
         "log": [
@@ -276,9 +290,17 @@ def create_app(site: GameSite) -> Starlette:
                 result = diff_games(old, new, DiffOptions(behaviour=behaviour))
         except Rulebook2GameError as exc:
             return HTMLResponse(f"<p>diff failed: {_escape(str(exc))}</p>", status_code=400)
-        return HTMLResponse(render_html(result))
+        back = '<p><a href="/review">← review</a></p>'
+        return HTMLResponse(render_html(result).replace("<body>", "<body>" + back, 1))
+
+    def piece_image(request: Request) -> Response:
+        found = site.pieces.read(request.path_params["name"]) if site.pieces else None
+        if found is None:
+            return Response("no such image", status_code=404)
+        return Response(found[0], media_type=found[1])
 
     routes = [
+        Route("/pieces/{name}", piece_image),
         Route("/", table_page),
         Route("/review", review),
         Route("/review/pages/{name}", page_source),

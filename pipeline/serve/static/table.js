@@ -50,6 +50,7 @@ function show(state) {
   }
   status.dataset.over = String(state.over);
   $("#view").textContent = state.view;
+  drawPieces(state);
   const note = $("#note");
   note.hidden = !state.note;
   note.textContent = state.note;
@@ -66,6 +67,27 @@ function show(state) {
   const download = $("#download");
   download.hidden = false;
   download.href = `/api/sessions/${state.id}/trace.jsonl`;
+}
+
+// Pieces of the game's Vassal module named by the words of the view, shown as a legend.
+function drawPieces(state) {
+  const box = $("#pieces");
+  box.replaceChildren();
+  const words = new Set(state.view.match(/[A-Za-z0-9_]+/g) || []);
+  for (const [word, url] of Object.entries(state.piece_images)) {
+    if (!words.has(word)) continue;
+    const item = el("span", { class: "piece" });
+    item.appendChild(el("img", { src: url, alt: word, title: word }));
+    item.appendChild(el("span", {}, word));
+    box.appendChild(item);
+  }
+}
+
+// A button's face: the piece image when a piece of the module matches the word.
+function face(button, word, state) {
+  const url = state.piece_images[word];
+  if (url) button.appendChild(el("img", { src: url, alt: word, title: word }));
+  else button.textContent = word;
 }
 
 function drawLog(state) {
@@ -102,7 +124,10 @@ function drawStage(group, actions, depth) {
   const row = el("div", { class: "argrow" });
   group.appendChild(row);
   if (actions[0].args.length === 0) {
-    const button = el("button", { class: "choice", "data-action": actions[0].text }, actions[0].text);
+    const button = el("button", { class: "choice", "data-action": actions[0].text });
+    if (session.piece_images[actions[0].name]) face(button, actions[0].name, session);
+    else button.textContent = actions[0].text;
+    button.title = actions[0].text;
     button.onclick = () => act(actions[0].text);
     row.appendChild(button);
     return;
@@ -115,7 +140,8 @@ function drawStage(group, actions, depth) {
     const matching = actions.filter((a) => String(a.args[depth][1]) === value);
     const attrs = { class: "choice", "data-arg": key, "data-value": value };
     if (last) attrs["data-action"] = matching[0].text;
-    const button = el("button", attrs, value);
+    const button = el("button", attrs);
+    face(button, value, session);
     button.onclick = () => {
       if (last) return act(matching[0].text);
       row.querySelectorAll("button").forEach((b) => b.classList.remove("selected"));
