@@ -146,6 +146,20 @@ def test_seat_view_prefers_the_engines_observation() -> None:
     assert Table(_Observed(), game="race", humans={0}).view(0) == "seat 0 sees counter=0"
 
 
+def test_with_hidden_information_a_seat_reads_only_its_own_moves() -> None:
+    table = Table(_Observed(), game="race", humans={0}, bots={1: RandomBot()}, seed=2)
+    table.advance()
+    table.play("add(n=1)")
+    table.advance()
+    chance, mine, theirs = table.moves[0], table.moves[-2], table.moves[-1]
+    assert table.hidden and not Table(Race(), game="race", humans={0}).hidden
+    assert (mine.player, theirs.player) == (0, 1)
+    assert mine.describe(table.seen(mine, 0)) == "seat 0 (human): add(n=1)"
+    assert theirs.describe(table.seen(theirs, 0)) == "seat 1 (bot:bot) moved"
+    assert chance.describe(table.seen(chance, 0)) == "chance: (hidden)"
+    assert table.seen(theirs, None) and table.seen(chance, None)
+
+
 def test_bot_protocol_and_kinds() -> None:
     bot = make_bot("random")
     assert isinstance(bot, Bot)

@@ -195,3 +195,27 @@ def test_pieces_of_a_vassal_module_show_as_images(ttt_dir: Path, tmp_path: Path)
         assert client.get("/pieces/..%2Fbuild.json").status_code == 404
     finally:
         opened.close()
+
+
+def test_with_hidden_information_the_page_shows_only_the_seats_share(ttt_dir: Path) -> None:
+    from tests.test_play import _Observed
+
+    client = _client(ttt_dir, _Observed())
+    state = client.post("/api/sessions", json={"seat": 0, "seed": 2}).json()
+    assert state["hidden_information"] and state["view"].startswith("seat 0 sees counter=")
+    assert state["log"][0] == {
+        "t": 0,
+        "player": -1,
+        "action": None,
+        "by": "chance",
+        "text": "chance: (hidden)",
+    }
+    secret = client.get(f"/api/sessions/{state['id']}/trace.jsonl")
+    assert secret.status_code == 403 and "hidden information" in secret.json()["error"]
+    while not state["over"]:
+        state = client.post(
+            f"/api/sessions/{state['id']}/act", json={"action": state["legal"][0]["text"]}
+        ).json()
+    others = [m for m in state["log"] if m["player"] == 1]
+    assert others and all(m["action"] is None and m["text"].endswith(" moved") for m in others)
+    assert client.get(f"/api/sessions/{state['id']}/trace.jsonl").status_code == 200

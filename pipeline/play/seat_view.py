@@ -27,3 +27,17 @@ def seat_view(engine: Engine[Any], state: Any, seat: int) -> str:
 def has_hidden_view(engine: Engine[Any]) -> bool:
     """Whether the engine gives each seat its own view (``observation_string``)."""
     return callable(getattr(engine, "observation_string", None))
+
+
+def move_seen_by(player: int, action: str, seat: int | None, hidden: bool) -> str | None:
+    """What ``seat`` may read of a move of ``player``: the action, or ``None`` (hidden).
+
+    In a game without hidden information every move is public. In one with hidden
+    information (:func:`has_hidden_view`) a seat reads its own actions only: chance
+    outcomes (a deal) and other seats' actions (a pass of cards) may be secret, and the
+    engine's view of the seat shows whatever of them is public. ``seat=None`` is the
+    reviewer, who sees everything.
+    """
+    if not hidden or seat is None or player == seat:
+        return action
+    return None

@@ -14,7 +14,7 @@ from typing import Any
 from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
 from rulebook2game.play.bots import Bot
 from rulebook2game.play.resolve import PlayError
-from rulebook2game.play.seat_view import seat_view
+from rulebook2game.play.seat_view import has_hidden_view, move_seen_by, seat_view
 from rulebook2game.trace import Trace, TraceEnd, TraceHeader, TraceStep
 
 MAX_AUTO_STEPS = 100_000
@@ -40,12 +40,19 @@ class Move:
             t=self.t, player=self.player, action=self.action, legal=self.legal, chance=self.chance
         )
 
-    def describe(self) -> str:
-        """``seat 0 (human): mark(row=1, col=1)`` or ``chance: roll(value=4) (p=0.1667)``."""
+    def describe(self, seen: bool = True) -> str:
+        """``seat 0 (human): mark(row=1, col=1)`` or ``chance: roll(value=4) (p=0.1667)``.
+
+        With ``seen=False`` the action stays hidden (``seat 2 (bot:random) moved``).
+        """
         if self.player == CHANCE:
+            if not seen:
+                return "chance: (hidden)"
             p = dict(self.chance or ()).get(self.action)
             shown = f" (p={p:.4g})" if p is not None else ""
             return f"chance: {self.action}{shown}"
+        if not seen:
+            return f"seat {self.player} ({self.by}) moved"
         return f"seat {self.player} ({self.by}): {self.action}"
 
 
@@ -109,6 +116,15 @@ class Table:
     def view(self, seat: int) -> str:
         """The current state as ``seat`` may see it."""
         return seat_view(self.engine, self.state, seat)
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the game has hidden information (each seat has its own view)."""
+        return has_hidden_view(self.engine)
+
+    def seen(self, move: Move, seat: int | None) -> bool:
+        """Whether ``seat`` may read ``move``'s action (see :func:`move_seen_by`)."""
+        return move_seen_by(move.player, move.action, seat, self.hidden) is not None
 
     def returns(self) -> list[float] | None:
         """The returns once the game is over."""

@@ -95,7 +95,11 @@ class TerminalTable:
     def _show_moves(self, moves: list[Move]) -> None:
         for move in moves:
             style = "magenta" if move.by == "chance" else "cyan"
-            self.console.print(Text(f"{move.t:>3}. {move.describe()}", style=style))
+            # One person reads the log as their seat; people sharing a screen see all of it.
+            reader = self.viewer if len(self.table.humans) == 1 else None
+            seen = self.table.seen(move, reader)
+            text = f"{move.t:>3}. {move.describe(seen)}"
+            self.console.print(Text(text, style=style))
 
     def _show_log(self) -> None:
         if not self.table.moves:

@@ -31,7 +31,7 @@ from rulebook2game.engine import CHANCE, Engine
 from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.play.bots import BOTS, make_bot
 from rulebook2game.play.resolve import PlayError
-from rulebook2game.play.table import Table
+from rulebook2game.play.table import Move, Table
 from rulebook2game.serve.pieces import PieceImages, words_of
 from rulebook2game.serve.review import build_review
 from rulebook2game.serve.sessions import Session, SessionStore
@@ -58,6 +58,16 @@ def anchor(rule_id: str) -> str:
     return "r-" + rule_id.replace("#", "_")
 
 
+def _move_json(move: Move, seen: bool) -> dict[str, Any]:
+    return {
+        "t": move.t,
+        "player": move.player,
+        "action": move.action if seen else None,
+        "by": move.by,
+        "text": move.describe(seen),
+    }
+
+
 def _action_words(text: str) -> list[str]:
     action = parse_action(text)
     return [action.name, *(str(v) for _, v in action.args)]
@@ -81,6 +91,8 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
     legal = table.legal() if your_turn else []
     returns = table.returns()
     view = table.view(session.viewer)
+    # A replay is a review of a recorded game: the reviewer reads every move.
+    reader = None if session.replay else session.viewer
     images: dict[str, str] = {}
     if site.pieces is not None:
         words = [w for a in legal for w in _action_words(a)] + words_of(view)
@@ -100,12 +112,10 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
         "piece_images": images,
         "your_turn": your_turn,
         "legal": [_action_json(i, a) for i, a in enumerate(legal, start=1)],
-        "log": [
-            {"t": m.t, "player": m.player, "action": m.action, "by": m.by, "text": m.describe()}
-            for m in table.moves
-        ],
+        "log": [_move_json(m, table.seen(m, reader)) for m in table.moves],
         "can_undo": any(m.by == "human" for m in table.moves) and not session.replay,
         "replay": session.replay,
+        "hidden_information": table.hidden,
         "script": list(table.script),
         "note": session.note,
         "failing_step": session.failing_step,
@@ -229,8 +239,11 @@ def create_app(site: GameSite) -> Starlette:
         found = with_session(request)
         if isinstance(found, JSONResponse):
             return found
+        table = found.table
+        if table.hidden and not table.over and not found.replay:
+            return _error("the trace shows hidden information: download it after the game", 403)
         with engine_lock:
-            text = found.table.to_trace().to_jsonl()
+            text = table.to_trace().to_jsonl()
         name = f"{site.config.name}-{found.id[:8]}.jsonl"
         return Response(
             text,

@@ -65,7 +65,8 @@ function show(state) {
     ? (state.script.length ? "Next: " + state.script.slice(0, 3).join(", ") + (state.script.length > 3 ? " …" : "") : "End of the recorded steps.")
     : "";
   const download = $("#download");
-  download.hidden = false;
+  // Mid-game, a trace of a game with hidden information would show the others' secrets.
+  download.hidden = state.hidden_information && !state.over && !state.replay;
   download.href = `/api/sessions/${state.id}/trace.jsonl`;
 }
 
@@ -96,7 +97,9 @@ function drawLog(state) {
   for (const move of state.log) {
     const kind = move.by === "chance" ? "chance" : move.by.startsWith("bot") ? "bot" : "human";
     const failing = move.t === state.failing_step ? " failing" : "";
-    log.appendChild(el("li", { class: kind + failing, "data-action": move.action }, move.text));
+    const attrs = { class: kind + failing };
+    if (move.action !== null) attrs["data-action"] = move.action;
+    log.appendChild(el("li", attrs, move.text));
   }
 }
 
