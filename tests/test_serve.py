@@ -54,6 +54,12 @@ def test_a_game_through_the_api(site: TestClient) -> None:
     assert trace.end.terminal and [s.action for s in trace.steps] == [
         m["action"] for m in state["log"]
     ]
+    half = trace.prefix(3).to_jsonl()
+    loaded = site.post("/api/sessions", json={"seat": 1, "trace": half}).json()
+    assert [m["action"] for m in loaded["log"]] == trace.actions[:3]
+    assert loaded["to_move"] == 1 and loaded["your_turn"]
+    bad = site.post("/api/sessions", json={"trace": "nonsense"})
+    assert bad.status_code == 400 and "<uploaded trace>:1: not JSON" in bad.json()["error"]
 
 
 def test_bad_moves_are_errors_not_crashes(site: TestClient) -> None:
@@ -219,3 +225,15 @@ def test_with_hidden_information_the_page_shows_only_the_seats_share(ttt_dir: Pa
     others = [m for m in state["log"] if m["player"] == 1]
     assert others and all(m["action"] is None and m["text"].endswith(" moved") for m in others)
     assert client.get(f"/api/sessions/{state['id']}/trace.jsonl").status_code == 200
+
+
+def test_serve_bad_input_is_one_line_and_exit_2(ttt_dir: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from rulebook2game.cli import app
+
+    result = CliRunner().invoke(app, ["serve", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "not a directory" in result.output
+    result = CliRunner().invoke(app, ["serve", str(ttt_dir), "--port", "70000"])
+    assert result.exit_code == 2 and "--port 70000: expected 1 to 65535" in result.output
+    assert "Traceback" not in result.output

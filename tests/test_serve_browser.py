@@ -135,6 +135,14 @@ def test_a_full_game_against_the_bot_through_clicks(
         trace = read_trace(saved)
         assert trace.end.terminal and len(trace.steps) == len(logged)
 
+        page.click("#new")
+        _settle(page)
+        page.wait_for_selector("#controls button.choice")
+        page.set_input_files("#load", str(saved))
+        page.wait_for_selector("#status[data-over='true']")
+        assert page.locator("#log li").all_inner_texts()[-1].endswith(trace.actions[-1])
+        assert page.inner_text("#status") == status
+
 
 def test_review_plays_a_findings_counterexample_step_by_step(
     browser: BrowserContext, ttt_dir: Path, tmp_path: Path

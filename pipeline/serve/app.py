@@ -35,6 +35,7 @@ from rulebook2game.play.table import Move, Table
 from rulebook2game.serve.pieces import PieceImages, words_of
 from rulebook2game.serve.review import build_review
 from rulebook2game.serve.sessions import Session, SessionStore
+from rulebook2game.trace import parse_trace
 from rulebook2game.workspace import GameConfig, Workspace
 
 HERE = Path(__file__).resolve().parent
@@ -165,6 +166,8 @@ def create_app(site: GameSite) -> Starlette:
         engine = site.engine
 
         def make() -> dict[str, Any]:
+            saved = body.get("trace")
+            trace = parse_trace(str(saved), "<uploaded trace>") if saved else None
             seat = _int(body.get("seat", 0), "seat")
             if not 0 <= seat < engine.players:
                 raise PlayError(f"seat {seat}: the game has seats 0 to {engine.players - 1}")
@@ -178,6 +181,8 @@ def create_app(site: GameSite) -> Starlette:
                 bot_names=dict.fromkeys(others, kind),
                 seed=_int(body.get("seed", site.seed), "seed"),
             )
+            if trace is not None:
+                table.load(trace)
             table.advance()
             return session_json(site, store.add(table, seat))
 

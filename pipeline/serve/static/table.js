@@ -166,7 +166,18 @@ async function newGame(event) {
   }));
 }
 
+async function loadGame() {
+  const file = $("#load").files[0];
+  if (!file) return;
+  show(await call("POST", "/api/sessions", {
+    seat: Number($("#seat").value), bots: $("#bots").value, seed: Number($("#seed").value),
+    trace: await file.text(),
+  }));
+  $("#load").value = "";
+}
+
 $("#new-game").addEventListener("submit", newGame);
+$("#load").addEventListener("change", loadGame);
 $("#undo").onclick = async () => show(await call("POST", `/api/sessions/${session.id}/undo`));
 $("#back").onclick = async () => show(await call("POST", `/api/sessions/${session.id}/back`));
 $("#forward").onclick = async () => show(await call("POST", `/api/sessions/${session.id}/forward`));
