@@ -218,3 +218,17 @@ def test_cli_plays_from_piped_input_and_saves(ttt_dir: Path, tmp_path: Path) -> 
     trace = read_trace(saved)
     assert trace.steps[0].action == "mark(row=1, col=1)"
     assert trace.end.terminal
+
+
+def test_the_games_crash_on_a_move_is_a_line_and_the_game_goes_on() -> None:
+    from rich.console import Console
+
+    from rulebook2game.play.terminal import TerminalTable
+
+    table = Table(Race(crash_at=0), game="race", humans={0, 1}, seed=0)
+    typed = iter(["add(n=1)", "quit"])
+    console = Console(record=True, width=100)
+    TerminalTable(table, console, read=lambda _: next(typed)).run()
+    text = console.export_text()
+    assert "! the game failed: engine abort: race.rl:12:1 error: precondition violated" in text
+    assert [m.player for m in table.moves] == [CHANCE]

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from rulebook2game.errors import BadInputError
+from rulebook2game.errors import BadInputError, EngineFault
 from rulebook2game.play.resolve import PlayError, resolve_action
 from rulebook2game.play.table import Move, Table
 from rulebook2game.trace import write_trace
@@ -82,6 +82,10 @@ class TerminalTable:
                 self._show_moves([self.table.play(action)])
         except BadInputError as exc:
             self.console.print(Text(f"! {exc}", style="red"), soft_wrap=True)
+        except EngineFault as exc:
+            # The game's own code failed on this move (a finding about the pages); the
+            # table is unchanged and another move may work.
+            self.console.print(Text(f"! the game failed: {exc}", style="red"), soft_wrap=True)
         return True
 
     def _save(self, name: str) -> None:
