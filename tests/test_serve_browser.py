@@ -173,3 +173,11 @@ def test_review_plays_a_findings_counterexample_step_by_step(
         page.click("#back")
         _settle(page)
         assert page.locator("#log li").count() == len(steps) - 1
+
+        page.goto(url + "/review")
+        page.fill("#diff-form input[name='old']", str(ttt_dir))
+        page.click("#diff-form button[type='submit']")
+        page.wait_for_selector("text=Rule diff:")
+        assert "winner = 1 - current" in page.inner_text("body")
+        page.click("text=← review")
+        page.wait_for_selector("#findings")
