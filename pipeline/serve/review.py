@@ -8,12 +8,16 @@ from its header (``# implements: 4.1, 4.2#3``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from rulebook2game.check.report import CheckReport, load_report
 from rulebook2game.diff.pages import page_cites
 from rulebook2game.diff.rules import RuleText, load_rule_text
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.workspace import Workspace
+
+RULEBOOK_FILES = ("rulebook.json", "rules.md", "rules.pdf")
+"""The files the rule text may come from."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +76,31 @@ class Review:
         return sum(1 for s in self.sections for x in s.sentences if x.uncited)
 
 
+_RULES_CACHE: dict[tuple[object, ...], RuleText] = {}
+"""Rule text by game directory and the times its sources changed (a PDF-only game is
+extracted once, not on every page view)."""
+
+
+def rule_text(root: Path) -> RuleText:
+    """The rule text of a game directory (see :func:`load_rule_text`), cached until a
+    source file changes; an unreadable ``rulebook.json`` gives none."""
+    stamps = tuple(
+        (name, path.stat().st_mtime_ns if path.is_file() else None)
+        for name in (*RULEBOOK_FILES, "game.toml")
+        for path in [root / name]
+    )
+    key = (root.resolve(), stamps)
+    if key not in _RULES_CACHE:
+        try:
+            _RULES_CACHE[key] = load_rule_text(root)
+        except Rulebook2GameError:
+            _RULES_CACHE[key] = RuleText("none")
+    return _RULES_CACHE[key]
+
+
 def build_review(ws: Workspace) -> Review:
     """Read the rule text, the pages' citations and ``reports/check.json`` of ``ws``."""
-    try:
-        rules = load_rule_text(ws.root)
-    except Rulebook2GameError:
-        rules = RuleText("none")
+    rules = rule_text(ws.root)
     pages: list[ReviewPage] = []
     citing: dict[str, list[str]] = {}
     for path in ws.pages():
