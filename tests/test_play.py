@@ -14,6 +14,7 @@ from rulebook2game.engine import CHANCE
 from rulebook2game.play import Bot, RandomBot, Table, make_bot, seat_view
 from rulebook2game.play.game import open_game, parse_seats
 from rulebook2game.play.resolve import PlayError, resolve_action
+from rulebook2game.play.seat_view import hides_something
 from rulebook2game.trace import parse_trace, read_trace
 from tests.check_toys import Race
 from tests.play_support import ttt_dir
@@ -158,6 +159,30 @@ def test_with_hidden_information_a_seat_reads_only_its_own_moves() -> None:
     assert theirs.describe(table.seen(theirs, 0)) == "seat 1 (bot:bot) moved"
     assert chance.describe(table.seen(chance, 0)) == "chance: (hidden)"
     assert table.seen(theirs, None) and table.seen(chance, None)
+
+
+class _Public(Race):
+    """Race whose observations show everything (perfect information)."""
+
+    def observation_string(self, state: Any, player: int) -> str:
+        return self.render(state)
+
+
+class _Declared(Race):
+    """Race that says it has hidden information."""
+
+    has_hidden_information = True
+
+
+def test_hidden_information_is_what_some_seat_cannot_see() -> None:
+    state = Race().initial()
+    assert not hides_something(Race(), state)
+    assert not hides_something(_Public(), state)
+    assert hides_something(_Observed(), state)
+    assert hides_something(_Declared(), state)
+    table = Table(_Public(), game="race", humans={0}, bots={1: RandomBot()}, seed=2)
+    table.advance()
+    assert not table.hidden and all(table.seen(m, 0) for m in table.moves)
 
 
 def test_bot_protocol_and_kinds() -> None:

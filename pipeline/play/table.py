@@ -14,7 +14,7 @@ from typing import Any
 from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
 from rulebook2game.play.bots import Bot
 from rulebook2game.play.resolve import PlayError
-from rulebook2game.play.seat_view import has_hidden_view, move_seen_by, seat_view
+from rulebook2game.play.seat_view import hides_something, move_seen_by, seat_view
 from rulebook2game.trace import Trace, TraceEnd, TraceHeader, TraceStep
 
 MAX_AUTO_STEPS = 100_000
@@ -86,6 +86,7 @@ class Table:
         self.seed = seed
         self.rng = random.Random(seed)
         self.states: list[Any] = [engine.initial()]
+        self._hidden = hides_something(engine, self.states[0])
         self.moves: list[Move] = []
         self.script: list[str] = []
         """Actions still to be stepped through by :meth:`step_forward` (a replay)."""
@@ -119,8 +120,9 @@ class Table:
 
     @property
     def hidden(self) -> bool:
-        """Whether the game has hidden information (each seat has its own view)."""
-        return has_hidden_view(self.engine)
+        """Whether the game has shown hidden information (some seat did not see all of a
+        state); once true it stays true for the game."""
+        return self._hidden
 
     def seen(self, move: Move, seat: int | None) -> bool:
         """Whether ``seat`` may read ``move``'s action (see :func:`move_seen_by`)."""
@@ -230,6 +232,7 @@ class Table:
         move = Move(t=t, player=mover, action=action, by=by, legal=legal, chance=chance)
         self.moves.append(move)
         self.states.append(after)
+        self._hidden = self._hidden or hides_something(self.engine, after)
         return move
 
     # -- traces ---------------------------------------------------------------------
