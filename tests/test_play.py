@@ -257,3 +257,18 @@ def test_the_games_crash_on_a_move_is_a_line_and_the_game_goes_on() -> None:
     text = console.export_text()
     assert "! the game failed: engine abort: race.rl:12:1 error: precondition violated" in text
     assert [m.player for m in table.moves] == [CHANCE]
+
+
+def test_the_terminal_log_hides_what_the_seat_cannot_see() -> None:
+    from rich.console import Console
+
+    from rulebook2game.play.terminal import TerminalTable
+
+    table = Table(_Observed(), game="race", humans={0}, bots={1: RandomBot()}, seed=2)
+    typed = iter(["add(n=1)", "log", "quit"])
+    console = Console(record=True, width=100)
+    TerminalTable(table, console, read=lambda _: next(typed)).run()
+    text = console.export_text()
+    assert "  0. chance: (hidden)" in text and "coin(" not in text
+    assert "seat 0 (human): add(n=1)" in text
+    assert "seat 1 (bot:bot) moved" in text and "seat 0 sees counter=" in text

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from rulebook2game.engine import CHANCE
 from rulebook2game.errors import BadInputError, EngineFault
 from rulebook2game.play.resolve import PlayError, resolve_action
 from rulebook2game.play.table import Move, Table
@@ -97,13 +98,23 @@ class TerminalTable:
         self.console.print(saved, soft_wrap=True)
 
     def _show_moves(self, moves: list[Move]) -> None:
-        for move in moves:
-            style = "magenta" if move.by == "chance" else "cyan"
-            # One person reads the log as their seat; people sharing a screen see all of it.
-            reader = self.viewer if len(self.table.humans) == 1 else None
-            seen = self.table.seen(move, reader)
-            text = f"{move.t:>3}. {move.describe(seen)}"
-            self.console.print(Text(text, style=style))
+        # One person reads the log as their seat; people sharing a screen see all of it.
+        reader = self.viewer if len(self.table.humans) == 1 else None
+        hidden_run: list[Move] = []
+        for move in [*moves, None]:
+            if move is not None and move.player == CHANCE and not self.table.seen(move, reader):
+                hidden_run.append(move)
+                continue
+            if hidden_run:
+                first, last = hidden_run[0].t, hidden_run[-1].t
+                steps = f"{first}-{last}. chance: {len(hidden_run)} hidden steps"
+                text = f"{first:>3}. chance: (hidden)" if first == last else steps
+                self.console.print(Text(text, style="magenta"))
+                hidden_run = []
+            if move is not None:
+                style = "magenta" if move.by == "chance" else "cyan"
+                text = f"{move.t:>3}. {move.describe(self.table.seen(move, reader))}"
+                self.console.print(Text(text, style=style))
 
     def _show_log(self) -> None:
         if not self.table.moves:

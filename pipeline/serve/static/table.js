@@ -94,13 +94,26 @@ function face(button, word, state) {
 function drawLog(state) {
   const log = $("#log");
   log.replaceChildren();
+  let hidden = 0;  // consecutive hidden chance steps are shown as one line
+  const flush = (t) => {
+    if (hidden === 0) return;
+    const text = hidden === 1 ? "chance: (hidden)" : `chance: ${hidden} hidden steps`;
+    log.appendChild(el("li", { class: "chance", value: String(t - hidden) }, text));
+    hidden = 0;
+  };
   for (const move of state.log) {
+    if (move.player === -1 && move.action === null) {
+      hidden += 1;
+      continue;
+    }
+    flush(move.t);
     const kind = move.by === "chance" ? "chance" : move.by.startsWith("bot") ? "bot" : "human";
     const failing = move.t === state.failing_step ? " failing" : "";
-    const attrs = { class: kind + failing };
+    const attrs = { class: kind + failing, value: String(move.t) };
     if (move.action !== null) attrs["data-action"] = move.action;
     log.appendChild(el("li", attrs, move.text));
   }
+  flush(state.log.length);
 }
 
 // One fieldset per action name; one row of buttons per argument, in declaration order.
