@@ -237,3 +237,19 @@ def test_serve_bad_input_is_one_line_and_exit_2(ttt_dir: Path, tmp_path: Path) -
     result = CliRunner().invoke(app, ["serve", str(ttt_dir), "--port", "70000"])
     assert result.exit_code == 2 and "--port 70000: expected 1 to 65535" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_replay_shows_the_reviewer_everything(ttt_dir: Path) -> None:
+    from rulebook2game.play.table import Table
+    from rulebook2game.serve.app import session_json
+    from rulebook2game.serve.sessions import SessionStore
+    from tests.test_play import _Observed
+
+    ws = open_workspace(ttt_dir)
+    table = Table(_Observed(), game="race", humans={0, 1})
+    table.script = ["coin(side=0)", "add(n=2)"]
+    table.step_forward()
+    session = SessionStore().add(table, 0, replay=True)
+    state = session_json(GameSite(ws, ws.config(), table.engine), session)
+    assert state["view"] == "counter=0 to_move=0"
+    assert state["log"][0]["action"] == "coin(side=0)" and state["script"] == ["add(n=2)"]

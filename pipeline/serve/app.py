@@ -91,8 +91,9 @@ def session_json(site: GameSite, session: Session) -> dict[str, Any]:
     your_turn = not session.replay and not over and to_move != CHANCE and to_move in table.humans
     legal = table.legal() if your_turn else []
     returns = table.returns()
-    view = table.view(session.viewer)
-    # A replay is a review of a recorded game: the reviewer reads every move.
+    # A replay is a review of a recorded game: the reviewer sees the whole state and
+    # reads every move.
+    view = table.engine.render(table.state) if session.replay else table.view(session.viewer)
     reader = None if session.replay else session.viewer
     images: dict[str, str] = {}
     if site.pieces is not None:
