@@ -19,7 +19,9 @@ from rulebook2game.cli import diff as _diff
 from rulebook2game.cli import eval as _eval
 from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
+from rulebook2game.cli import play as _play
 from rulebook2game.cli import regress as _regress
+from rulebook2game.cli import serve as _serve
 from rulebook2game.cli import tool as _tool
 
 app = typer.Typer(
@@ -41,6 +43,9 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _regress.register,
     _eval.register,
     _bench.register,
+    # Use the game.
+    _play.register,
+    _serve.register,
 )
 for _register in _REGISTRATIONS:
     _register(app)
