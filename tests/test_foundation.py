@@ -111,8 +111,7 @@ def test_typecheck_mirror_is_whole() -> None:
     want["targets"] = "../../targets"
     have = {e.name: os.readlink(e) for e in mirror.iterdir() if e.is_symlink()}
     missing = sorted(set(want) - set(have))
-    assert not missing, (
-        "mypy cannot see these modules; add links: "
-        + "; ".join(f"ln -s {want[m]} .typecheck/rulebook2game/{m}" for m in missing)
+    assert not missing, "mypy cannot see these modules; add links: " + "; ".join(
+        f"ln -s {want[m]} .typecheck/rulebook2game/{m}" for m in missing
     )
     assert have == want
