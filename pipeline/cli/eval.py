@@ -25,10 +25,12 @@ from rulebook2game.evals.render import render_markdown as render_report
 from rulebook2game.evals.report import GameRecord, load_eval_report, write_eval_report
 from rulebook2game.evals.run import run_suite
 from rulebook2game.evals.suite import Suite, adhoc_suite, load_suite
-from rulebook2game.resources import EVALS_DIR
+from rulebook2game.resources import EVALS_DIR, IN_CHECKOUT
 from rulebook2game.trace import write_text_atomic
 
 DEFAULT_SUITE = EVALS_DIR / "corpus.toml"
+DEFAULT_REPORTS = EVALS_DIR / "reports" if IN_CHECKOUT else Path("evals") / "reports"
+"""The checkout's ``evals/reports/``; in a wheel install, ``evals/reports/`` under the cwd."""
 
 
 def _suite(target: Path | None, suite_file: Path | None) -> Suite:
@@ -37,6 +39,11 @@ def _suite(target: Path | None, suite_file: Path | None) -> Suite:
     if suite_file is not None:
         return load_suite(suite_file)
     if target is None:
+        if not DEFAULT_SUITE.is_file():
+            raise BadInputError(
+                "nothing to measure: the default suite evals/corpus.toml comes with a source "
+                "checkout; give a corpus folder, a game directory or --suite FILE"
+            )
         return load_suite(DEFAULT_SUITE)
     if target.is_file() and target.suffix == ".toml":
         return load_suite(target)
@@ -121,7 +128,7 @@ def eval_command(
             mutants=True if mutants else None,
             max_mutants=max_mutants,
         )
-        _run(suite, out or EVALS_DIR / "reports")
+        _run(suite, out or DEFAULT_REPORTS)
 
 
 def _run(suite: Suite, reports_dir: Path) -> None:
