@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
@@ -115,3 +116,30 @@ def test_typecheck_mirror_is_whole() -> None:
         f"ln -s {want[m]} .typecheck/rulebook2game/{m}" for m in missing
     )
     assert have == want
+
+
+COMMANDS = ("extract", "ingest", "tool", "check", "diff", "regress", "eval", "bench")
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_shows_no_value_on_flags_and_no_mid_phrase_breaks(command: str) -> None:
+    args = [command, "--help"] if command else ["--help"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "<bool>" not in result.output
+    # At 250 columns nothing needs wrapping: every paragraph of the docstring is one line.
+    doc = (
+        inspect.getdoc(app.registered_commands[COMMANDS.index(command)].callback) if command else ""
+    )
+    for paragraph in (doc or "").split("\n\n")[1:]:
+        if "`" not in paragraph:
+            assert " ".join(paragraph.split()) in result.output, paragraph
+
+
+def test_tool_help_lists_every_tool_with_its_arguments() -> None:
+    from rulebook2game.agent.tools import TOOL_NAMES
+
+    out = CliRunner().invoke(app, ["tool", "--help"], env={"COLUMNS": "250"}).output
+    for name in TOOL_NAMES:
+        assert f"{name} {{" in out, name
+    assert '"section_id": string?' in out and '"name": string, "content": string' in out

@@ -1,4 +1,4 @@
-"""``pip install .`` as a user does it: a real wheel in a fresh environment, used outside the checkout.
+"""``pip install .`` as a user does it: a wheel in a fresh environment, used elsewhere.
 
 The wheel is built from a copy of the sources (so the checkout gets no ``build/``),
 installed with its dependencies into a new virtual environment in a temporary folder, and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,3 +39,14 @@ def fail_cleanly() -> Iterator[None]:
     except KeyboardInterrupt:
         err_console.print("[yellow]interrupted[/]")
         sys.exit(130)
+
+
+def flowed(text: str) -> str:
+    """Help text with each paragraph on one line, so the terminal wraps it at its width.
+
+    Docstrings are wrapped at the source's line length; printed as they are, their
+    breaks fall mid-phrase ("Pages that / look unreliable"). Blank lines still separate
+    paragraphs.
+    """
+    paragraphs = re.split(r"\n\s*\n", text.strip())
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
