@@ -20,7 +20,12 @@ from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
 from rulebook2game.evals.compare import compare_reports, regressions
 from rulebook2game.evals.metrics import mutants_available
-from rulebook2game.evals.render import compare_markdown, compare_table, rich_table
+from rulebook2game.evals.render import (
+    compare_markdown,
+    compare_table,
+    not_measured_text,
+    rich_table,
+)
 from rulebook2game.evals.render import render_markdown as render_report
 from rulebook2game.evals.report import GameRecord, load_eval_report, write_eval_report
 from rulebook2game.evals.run import run_suite
@@ -59,6 +64,10 @@ def _compare(paths: tuple[Path, Path], output: Path | None, fail_on_worse: bool)
     old, new = (load_eval_report(p) for p in paths)
     changes = compare_reports(old, new)
     console.print(compare_table(changes))
+    missing = not_measured_text(changes)
+    if missing:
+        console.print("not measured in the new report (not compared):", highlight=False)
+        console.print(missing, highlight=False, markup=False, soft_wrap=True)
     worse = regressions(changes)
     console.print(f"{len(worse)} metric(s) got worse" if worse else "nothing got worse")
     if output is not None:
