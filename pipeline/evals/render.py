@@ -152,7 +152,7 @@ def compare_table(changes: list[Change], only_changed: bool = True) -> Table:
         table.add_column(column)
     colours = {"better": "green", "worse": "red", "new": "cyan", "same": "dim"}
     for c in changes:
-        if c.verdict == NOT_MEASURED or only_changed and c.verdict == "same":
+        if c.verdict == NOT_MEASURED or (only_changed and c.verdict == "same"):
             continue
         verdict = f"[{colours[c.verdict]}]{c.verdict}[/]"
         table.add_row(c.game, c.metric, _fmt(c.metric, c.old), _fmt(c.metric, c.new), verdict)
