@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,3 +184,25 @@ def test_a_folder_with_pages_but_no_game_is_named_in_the_error(tmp_path: Path) -
     (loose / "pages").mkdir(parents=True)
     with pytest.raises(BadInputError, match="loose: not a game directory"):
         resolve_side(str(loose), tmp_path / "scratch")
+
+
+def test_two_different_games_are_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["diff", str(C4), str(CORPORA_DIR / "pig"), "--no-behaviour"])
+    assert result.exit_code == 2, result.output
+    assert "connect_four" in result.output and "pig" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_piped_diff_is_not_wrapped(
+    five_in_a_row: tuple[Path, Path, GameDiff], tmp_path: Path
+) -> None:
+    old, new, _result = five_in_a_row
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    out = subprocess.run(
+        [sys.executable, "-m", "rulebook2game", "diff", str(old), str(new), "--no-behaviour"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    code = [line.strip("│ ").rstrip() for line in out.stdout.splitlines()]
+    removed = [line for line in code if line.startswith("-") and not line.startswith("---")]
+    assert removed == ["-    return 1 + _run(b, row, col, drow, dcol) + " + WIN_OLD]
