@@ -121,3 +121,21 @@ def test_installed_wheel_eval_without_corpus_says_what_to_give(
     assert out.returncode == 2, out.stdout + out.stderr
     assert "--suite" in out.stderr and "Traceback" not in out.stderr
     assert not (tmp_path / "evals").exists()
+
+
+@pytest.mark.slow
+def test_installed_wheel_regresses_diffs_and_benches(
+    installed: tuple[Path, Path], game: Path, tmp_path: Path
+) -> None:
+    bin_dir, _wheel = installed
+    tool = str(bin_dir / "rulebook2game")
+    corpus = game.parent
+    runs = [
+        [tool, "regress", str(corpus), "--fuzz", "5", "--oracle-runs", "2", "-j", "1"],
+        [tool, "diff", str(game), str(game), "--walks", "1"],
+        [tool, "bench", str(game), "--seconds", "0.2"],
+    ]
+    for cmd in runs:
+        out = _run(cmd, tmp_path)
+        assert out.returncode == 0, f"{cmd[1]}: {out.stdout}{out.stderr}"
+        assert "Traceback" not in out.stderr
