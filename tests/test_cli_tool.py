@@ -44,7 +44,6 @@ def test_mistakes_exit_2_with_the_correction(game: Path) -> None:
     assert tool(game, "read_page", json.dumps({"name": "../game"}))[0] == 2
 
 
-@pytest.mark.skipif(shutil.which("ld") is None, reason="rlc needs the system linker")
 def test_write_from_file_and_compile(game: Path, tmp_path: Path) -> None:
     broken = tmp_path / "win.rl"
     source = (game / "pages" / "win.rl").read_text()

@@ -19,7 +19,6 @@ import typer
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
 from rulebook2game.evals.compare import compare_reports, regressions
-from rulebook2game.evals.metrics import mutants_available
 from rulebook2game.evals.render import (
     compare_markdown,
     compare_table,
@@ -141,11 +140,6 @@ def eval_command(
 
 
 def _run(suite: Suite, reports_dir: Path) -> None:
-    if suite.settings.mutants and not mutants_available():
-        err_console.print(
-            "[yellow]note:[/] no mutant runner in this version "
-            "(rulebook2game.evals.mutants); the kill rate is not measured"
-        )
     report = run_suite(suite, on_game=_progress)
     console.print(rich_table(report))
     paths = write_eval_report(report, reports_dir, render_report(report))

@@ -62,10 +62,8 @@ def extract(
 
 
 def _extract_vassal(source: Path, output: Path, module: Path | None) -> str:
-    try:
-        from rulebook2game.vassal import extract_vassal
-    except ImportError as exc:
-        raise BadInputError("Vassal support is not installed") from exc
+    from rulebook2game.vassal import extract_vassal  # only Vassal files need the reader
+
     return extract_vassal(source, output, module)
 
 

@@ -36,10 +36,16 @@ from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.evals.mutant_report import write_mutant_report
-from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
+from rulebook2game.mutate import (
+    PRESENTATION_ONLY,
+    Mutant,
+    enumerate_mutants,
+    materialize,
+    read_pages,
+)
 from rulebook2game.targets.rl.compile import check_syntax
 from rulebook2game.trace import read_trace
-from rulebook2game.workspace import open_workspace
+from rulebook2game.workspace import load_interface, open_workspace
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -253,12 +259,28 @@ def _run_checks(ws: Any, mutant: Mutant, profile: Profile, started: float) -> Mu
     return _outcome(mutant, SURVIVED, started)
 
 
+def _not_rules(game_dir: Path) -> frozenset[str]:
+    """Definitions whose mutants change no rule: rendering and the ``fun`` invariants.
+
+    An invariant is evidence about the rules, not a rule: a mutant that weakens it
+    cannot change the game, and one that breaks it is a false alarm, not a caught bug.
+    """
+    interface = game_dir / "interface.toml"
+    funs = (
+        {spec.fun for spec in load_interface(interface).invariants if spec.fun}
+        if interface.is_file()
+        else set()
+    )
+    return PRESENTATION_ONLY | frozenset(funs)
+
+
 def select_mutants(game_dir: Path, max_mutants: int | None, seed: int) -> tuple[list[Mutant], int]:
     """The mutants to run (a seeded sample when capped) and how many there are in all."""
-    every = enumerate_mutants(read_pages(game_dir / "pages"))
+    pages, skip = read_pages(game_dir / "pages"), _not_rules(game_dir)
+    every = enumerate_mutants(pages, skip=skip)
     if max_mutants is None or max_mutants <= 0 or max_mutants >= len(every):
         return every, len(every)
-    return enumerate_mutants(read_pages(game_dir / "pages"), cap=max_mutants, seed=seed), len(every)
+    return enumerate_mutants(pages, cap=max_mutants, seed=seed, skip=skip), len(every)
 
 
 def run_mutants(
