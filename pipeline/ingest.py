@@ -189,14 +189,15 @@ def ingest(
     if endpoint is None:
         return IngestResult("handed_off", prepared.workspace, brief)
     toolbox = hooks.toolbox(prepared, options)
+    meta = _run_meta(options, prepared, endpoint)
     done = finished_run(prepared.workspace.runs_dir, prepared.fingerprint)
-    if options.resume and done is not None:
+    if options.resume and done is not None and _same_budget(done, meta):
         # The same job ran to the end before: asking the model again would repeat it.
         report = toolbox.checker.check(prepared.workspace)
         outcome: Outcome = "green" if report.green else "not_green"
         return IngestResult(outcome, prepared.workspace, brief, done, None, report, repeated=True)
     log = open_run(prepared.workspace.runs_dir, prepared.fingerprint, options.resume)
-    log.write_json("run.json", _run_meta(options, prepared, endpoint))
+    log.write_json("run.json", meta)
 
     def retried(event: RetryEvent) -> None:
         log.append("retry", attempt=event.attempt, delay=event.delay, reason=event.reason)
@@ -225,6 +226,12 @@ def ingest(
     )
     log.write_json("summary.json", _summary(log, state, report, outcome, timings))
     return IngestResult(outcome, prepared.workspace, brief, log, state, report)
+
+
+def _same_budget(run: RunLog, meta: dict[str, Any]) -> bool:
+    """Whether ``run`` had the budgets asked for now (a larger budget is a new job)."""
+    earlier = run.read_json("run.json") or {}
+    return bool(earlier.get("budget") == meta["budget"])
 
 
 def _price(options: IngestOptions) -> Price | None:

@@ -184,8 +184,11 @@ def test_identical_rerun_of_a_finished_ingest_asks_the_model_nothing(tmp_path: P
     assert again.exit_code == 0, again.output
     assert server.received == []
     assert "0 model calls" in again.output and _only_run(out).name in again.output
-    fresh, server = _ingest("tic_tac_toe", "tic_tac_toe.json", out, "--fresh")
-    assert fresh.exit_code == 0 and len(server.received) == 6  # --fresh translates again
+    bigger, _server = _ingest("tic_tac_toe", "tic_tac_toe.json", out, "--max-turns", "50")
+    assert bigger.exit_code == 0 and "0 model calls" not in bigger.output  # another budget
+    fresh, _server = _ingest("tic_tac_toe", "tic_tac_toe.json", out, "--fresh")
+    assert fresh.exit_code == 0 and "0 model calls" not in fresh.output  # a new run
+    assert len([p for p in (out / "runs").iterdir() if (p / "run.json").exists()]) == 3
 
 
 @pytest.mark.parametrize("url", ["not-a-url", "ftp://example.org/v1", "http://"])
