@@ -210,8 +210,10 @@ def test_a_hang_is_a_finding(faulty: RlEngine) -> None:
     with pytest.raises(EngineFault) as caught:
         faulty.apply(faulty.initial(), "spin()")
     assert caught.value.kind == "hang" and "spin()" in caught.value.message
-    # The fixture's limits (1 s of CPU, 4 s wall) are what ends the loop.
-    assert "CPU time limit exceeded" in caught.value.message
+    # One of the fixture's limits ends the loop: 1 s of CPU, or 4 s of wall clock when the
+    # machine is so busy that the worker gets less than a quarter of a core.
+    message = caught.value.message
+    assert "CPU time limit exceeded" in message or "no answer within 4 s" in message
     assert faulty.is_terminal(
         faulty.apply(faulty.apply(faulty.apply(faulty.initial(), "ok()"), "ok()"), "ok()")
     )
