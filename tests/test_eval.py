@@ -150,3 +150,27 @@ def test_suite_files_resolve_games_and_reject_bad_ones(tmp_path: Path) -> None:
     suite.write_text('name = "mini"\ngames = ["nope"]\n')
     result = CliRunner().invoke(app, ["eval", "--suite", str(suite)])
     assert result.exit_code == 2 and "no game directory nope" in result.output
+
+
+def test_a_metric_the_new_run_did_not_measure_is_not_worse(
+    evaluated: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    path, data = evaluated
+    fewer = json.loads(json.dumps(data))
+    fewer["games"][0]["runs"] = None  # the new eval saw no agent runs
+    fewer["games"][0]["coverage"] = None
+    fewer_path = tmp_path / "fewer.json"
+    fewer_path.write_text(json.dumps(fewer))
+    changes = compare_reports(load_eval_report(path), load_eval_report(fewer_path))
+    assert regressions(changes) == []
+    assert {c.metric for c in changes if c.verdict == "not measured"} >= {"coverage", "tokens"}
+    md = tmp_path / "cmp.md"
+    args = ["eval", "--compare", str(path), str(fewer_path), "-o", str(md), "--fail-on-worse"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "nothing got worse" in result.output
+    assert "not measured in the new report" in result.output
+    text = md.read_text()
+    table, _, apart = text.partition("## Not measured")
+    assert "| tic_tac_toe | coverage |" not in table
+    assert "tic_tac_toe: " in apart and "coverage" in apart

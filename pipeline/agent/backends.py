@@ -16,7 +16,7 @@ from rulebook2game.agent.toolbox import (
     RulebookView,
     Toolbox,
 )
-from rulebook2game.errors import WorkspaceError
+from rulebook2game.errors import BadWorkspaceError, WorkspaceError
 from rulebook2game.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -45,6 +45,25 @@ def load_rulebook_view(path: Path) -> Rulebook:
     if not path.is_file():
         raise WorkspaceError(f"{path}: not found (run ingest or extract first)")
     return load_rulebook(path)
+
+
+def workspace_rulebook(workspace: Workspace) -> tuple[Rulebook, bool]:
+    """The game's rulebook and whether it was extracted just now.
+
+    A game directory that has its rules PDF (``game.toml``'s ``rulebook``) but no
+    ``rulebook.json`` yet, such as a copied corpus game, gets it extracted and saved
+    on first use, as ``ingest`` would have done.
+    """
+    if workspace.rulebook_json.is_file():
+        return load_rulebook_view(workspace.rulebook_json), False
+    pdf = workspace.root / workspace.config().rulebook
+    if not pdf.is_file():
+        raise BadWorkspaceError(
+            f"{workspace.rulebook_json}: not found, and no {pdf.name} to extract it from"
+        )
+    rulebook = extract(pdf)
+    write_rulebook(rulebook, workspace.rulebook_json)
+    return rulebook, True
 
 
 class RlCompiler:
