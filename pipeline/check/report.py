@@ -189,18 +189,31 @@ def write_report(report: CheckReport, reports_dir: Path) -> tuple[Path, Path]:
     """Write ``check.json`` and ``check.md`` into ``reports_dir`` atomically."""
     json_path = reports_dir / "check.json"
     md_path = reports_dir / "check.md"
-    data = report.model_dump(mode="json")
-    data["ok"] = report.ok
+    data = report_json(report)
     write_text_atomic(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     write_text_atomic(md_path, render_markdown(report))
     return json_path, md_path
+
+
+def report_json(report: CheckReport) -> dict[str, Any]:
+    """The JSON record of a report: the model, plus ``ok``, ``verdict`` and ``evidence``."""
+    from rulebook2game.check.evidence import assess, verdict
+
+    data = report.model_dump(mode="json")
+    evidence = assess(report)
+    data["ok"] = report.ok
+    data["verdict"] = verdict(report, evidence)
+    data["assurance"] = evidence.assurance
+    data["evidence"] = [item.model_dump(mode="json") for item in evidence.items]
+    return data
 
 
 def load_report(path: Path) -> CheckReport:
     """Read a ``check.json``; a malformed one is bad input."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        data.pop("ok", None)
+        for derived in ("ok", "verdict", "assurance", "evidence"):
+            data.pop(derived, None)
         return CheckReport.model_validate(data)
     except (OSError, ValueError, ValidationError) as exc:
         raise BadInputError(f"{path}: not a check report ({exc.__class__.__name__})") from None
@@ -213,11 +226,16 @@ def _step_line(step: StepRecord) -> str:
 
 def render_markdown(report: CheckReport) -> str:
     """The report as Markdown, for a reader (and for the agent's repair prompt)."""
-    verdict = "PASS" if report.ok else f"FAIL — {len(report.findings)} finding(s)"
-    out = [f"# Check of `{report.game}`: {verdict}", ""]
+    from rulebook2game.check.evidence import assess, evidence_rows, verdict
+
+    evidence = assess(report)
+    out = [f"# Check of `{report.game}`", "", f"**{verdict(report, evidence)}**", ""]
     out += [f"Seed {report.seed}; total {report.seconds:.2f} s.", ""]
     out += ["| stage | status | time (s) | summary |", "|---|---|---:|---|"]
     out += [f"| {s.name} | {s.status} | {s.seconds:.2f} | {s.summary} |" for s in report.stages]
+    out += ["", "## What was verified", "", "| evidence | status | count | note |"]
+    out += ["|---|---|---:|---|"]
+    out += [f"| {k} | {s} | {n} | {note} |" for k, s, n, note in evidence_rows(evidence)]
     for i, f in enumerate(report.findings, start=1):
         out += ["", f"## {i}. {f.kind} ({f.stage}): {f.message}", ""]
         if f.expected or f.actual:
@@ -250,12 +268,17 @@ def render_console(report: CheckReport, console: Console) -> None:
     console.print(table)
     for i, f in enumerate(report.findings, start=1):
         console.print(_finding_panel(i, f))
-    verdict = (
-        "[bold green]PASS[/]: no findings"
-        if report.ok
-        else f"[bold red]FAIL[/]: {len(report.findings)} finding(s)"
+    from rulebook2game.check.evidence import assess, verdict
+
+    evidence = assess(report)
+    line = verdict(report, evidence)
+    word, _, rest = line.partition(" — ")
+    colour = "green" if evidence.assurance == "reference" else "yellow"
+    colour = "red" if word == "FAIL" else colour
+    console.print(
+        Text.assemble((word, f"bold {colour}"), f" — {rest}" if rest else ""),
+        f"({report.seconds:.2f} s, seed {report.seed})",
     )
-    console.print(f"{verdict} in {report.seconds:.2f} s (seed {report.seed})")
 
 
 def _finding_panel(index: int, f: FindingRecord) -> Panel:

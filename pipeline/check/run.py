@@ -89,6 +89,10 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         ctx.compile_failed = True
         summary = f"unknown target {ctx.config.target!r} (only rl is supported)"
         return StageOutcome(_result("compile", "error", started, summary))
+    unreadable = _interface_problem(ctx)
+    if unreadable is not None:
+        ctx.compile_failed = True
+        return StageOutcome(_result("compile", "error", started, unreadable))
     result = compile_workspace(ctx.workspace, optimized=False)
     if result.build is None:
         ctx.compile_failed = True
@@ -123,6 +127,15 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
     )
 
 
+def _interface_problem(ctx: CheckContext) -> str | None:
+    """Why ``interface.toml`` cannot be read, if it cannot: no stage may then pass."""
+    try:
+        ctx.workspace.interface()
+    except Rulebook2GameError as exc:
+        return str(exc)
+    return None
+
+
 def _limits(options: dict[str, Any]) -> WorkerLimits | None:
     """Worker limits from the ``request_timeout`` option (seconds per request), if given."""
     timeout = options.get("request_timeout")
@@ -141,21 +154,34 @@ def replay_stage(ctx: CheckContext) -> StageOutcome:
     if not paths:
         return StageOutcome(_result("replay", "skipped", started, "no traces in traces/", traces=0))
     findings: list[Finding] = []
+    unreadable: list[str] = []
     steps = 0
     for path in paths:
         try:
             trace = read_trace(path)
         except TraceFormatError as exc:
-            return StageOutcome(_result("replay", "error", started, str(exc), traces=len(paths)))
+            unreadable.append(str(exc))
+            continue
         steps += len(trace.steps)
         found = _replay_one(ctx, ctx.engine, trace, path.name)
         if found is not None:
             findings.append(ctx.index.locate(found))
-    passed = len(paths) - len(findings)
-    status = "ok" if not findings else "failed"
+    passed = len(paths) - len(findings) - len(unreadable)
+    status = "error" if unreadable else ("failed" if findings else "ok")
     summary = f"{passed}/{len(paths)} traces replayed ({steps} steps)"
+    if unreadable:
+        summary = f"{len(unreadable)} unreadable trace(s): {unreadable[0]}; {summary}"
     return StageOutcome(
-        _result("replay", status, started, summary, traces=len(paths), passed=passed, steps=steps),
+        _result(
+            "replay",
+            status,
+            started,
+            summary,
+            traces=len(paths),
+            passed=passed,
+            steps=steps,
+            unreadable=unreadable,
+        ),
         tuple(findings),
     )
 

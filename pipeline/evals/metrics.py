@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rulebook2game.check.evidence import assess, verdict
 from rulebook2game.check.oracle import walk
 from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import run_check
@@ -71,6 +72,8 @@ def evaluate_game(path: Path, settings: Settings) -> GameRecord:
         compiles=compiles,
         compile=compiled.summary if compiled else "",
         check_passes=check.ok,
+        assurance=assess(check).assurance,
+        verdict=verdict(check),
         stages={s.name: f"{s.status}: {s.summary}" for s in check.stages},
         findings=[f"{f.kind} ({f.stage}): {f.message}" for f in check.findings],
         golden=golden_ratio(ws, check),
