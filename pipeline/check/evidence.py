@@ -201,9 +201,9 @@ def _count(kind: str, stats: dict[str, object]) -> int:
 def _absent(kind: str, stage: StageResult) -> bool:
     """Whether a skipped stage had nothing to work on (rather than being turned off)."""
     if kind == "golden_traces":
-        return stage.stats.get("traces", 0) == 0
+        return bool(stage.stats.get("traces", 0) == 0)
     if kind == "scenarios":
-        return stage.stats.get("scenarios", 0) == 0
+        return bool(stage.stats.get("scenarios", 0) == 0)
     if kind == "reference":
         return "no oracle" in stage.summary
     return False
