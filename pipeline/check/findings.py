@@ -46,6 +46,8 @@ ORACLE_LEGAL = "oracle_legal"
 ORACLE_CHANCE = "oracle_chance"
 ORACLE_TERMINAL = "oracle_terminal"
 ORACLE_RETURNS = "oracle_returns"
+SCENARIO = "scenario"
+"""A scenario (a rulebook example, ``scenarios/*.toml``) broke an expectation."""
 
 HOOKS_OF = {
     "returns": ("score",),
@@ -72,6 +74,7 @@ KINDS = (
     ORACLE_CHANCE,
     ORACLE_TERMINAL,
     ORACLE_RETURNS,
+    SCENARIO,
 )
 
 _LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")

@@ -81,6 +81,8 @@ class FindingRecord(_Model):
     counterexample: list[StepRecord] | None = None
     end: EndRecord | None = None
     """How the counterexample ends (terminal flag and returns)."""
+    position: str | None = None
+    """The position where the finding shows, as the engine renders it."""
 
 
 class StageResult(_Model):
@@ -102,6 +104,27 @@ class Coverage(_Model):
     """Actions taken per page (by the page that declares the action)."""
 
 
+class SentenceCoverage(_Model):
+    """Rule sentences cited by pages, example sentences cited by scenarios."""
+
+    source: str = ""
+    """Where the sentences come from (``rulebook.json`` or ``rules.md``)."""
+    rules: int = 0
+    rules_cited: int = 0
+    uncited: list[str] = Field(default_factory=list)
+    """Ids of rule sentences no page cites."""
+    examples: int = 0
+    examples_covered: int = 0
+    uncovered_examples: list[str] = Field(default_factory=list)
+    """Ids of example sentences no scenario cites."""
+    texts: dict[str, str] = Field(default_factory=dict)
+    """The text of each uncited or uncovered sentence."""
+
+
+SHOWN_SENTENCES = 30
+"""Uncited sentences listed in the Markdown report (the JSON has them all)."""
+
+
 class CheckReport(_Model):
     """The whole report of one ``rulebook2game check``."""
 
@@ -114,6 +137,8 @@ class CheckReport(_Model):
     findings: list[FindingRecord] = Field(default_factory=list)
     coverage: Coverage | None = None
     seconds: float = 0.0
+    sentences: SentenceCoverage | None = None
+    """Coverage by sentence (``None`` without rule text)."""
 
     @property
     def ok(self) -> bool:
@@ -164,6 +189,7 @@ def finding_record(finding: Finding) -> FindingRecord:
         ],
         counterexample=steps,
         end=end,
+        position=str(finding.extra["position"]) if finding.extra.get("position") else None,
     )
 
 
@@ -251,10 +277,31 @@ def render_markdown(report: CheckReport) -> str:
             out += ["", f"Counterexample ({len(f.counterexample)} steps):", "", "```"]
             out += [_step_line(s) for s in f.counterexample] or ["(the initial state)"]
             out += ["```"]
+        if f.position:
+            out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
+    if report.sentences is not None:
+        out += ["", *_sentence_lines(report.sentences)]
     if report.coverage is not None and report.coverage.actions:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _sentence_lines(cov: SentenceCoverage) -> list[str]:
+    out = ["## Coverage by sentence", ""]
+    out.append(f"- rule sentences cited by pages: {cov.rules_cited}/{cov.rules}")
+    out.append(f"- example sentences covered by scenarios: {cov.examples_covered}/{cov.examples}")
+    for title, ids in (
+        ("Rule sentences no page cites", cov.uncited),
+        ("Examples no scenario covers", cov.uncovered_examples),
+    ):
+        if not ids:
+            continue
+        out += ["", f"{title}:", ""]
+        out += [f"- {i}: {_clip(cov.texts.get(i, ''), 120)}" for i in ids[:SHOWN_SENTENCES]]
+        if len(ids) > SHOWN_SENTENCES:
+            out.append(f"- ... {len(ids) - SHOWN_SENTENCES} more (all in check.json)")
+    return out
 
 
 def render_console(report: CheckReport, console: Console) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import stages
+from rulebook2game.check import scenario_stage, sentences, stages
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
@@ -221,6 +221,11 @@ def fuzz_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*stages.fuzz(ctx))
 
 
+def scenarios_stage(ctx: CheckContext) -> StageOutcome:
+    """Play the rulebook's examples (see :mod:`rulebook2game.check.scenario_stage`)."""
+    return StageOutcome(*scenario_stage.scenarios(ctx))
+
+
 def oracle_stage(ctx: CheckContext) -> StageOutcome:
     """Lockstep against the oracle (see :func:`rulebook2game.check.stages.oracle`)."""
     return StageOutcome(*stages.oracle(ctx))
@@ -229,8 +234,14 @@ def oracle_stage(ctx: CheckContext) -> StageOutcome:
 DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)
 """compile, then replay of the golden traces."""
 
-ALL_STAGES: tuple[Stage, ...] = (compile_stage, fuzz_stage, replay_stage, oracle_stage)
-"""The full check: compile, fuzz, replay, oracle."""
+ALL_STAGES: tuple[Stage, ...] = (
+    compile_stage,
+    fuzz_stage,
+    replay_stage,
+    scenarios_stage,
+    oracle_stage,
+)
+"""The full check: compile, fuzz, replay, scenarios, oracle."""
 
 
 def run_check(
@@ -264,4 +275,5 @@ def run_check(
         findings=[finding_record(f) for f in findings],
         coverage=ctx.coverage,
         seconds=round(time.perf_counter() - started, 3),
+        sentences=sentences.coverage_of(ws.root, ws.pages_dir),
     )
