@@ -51,14 +51,18 @@ class RlCompiler:
     """:class:`~rulebook2game.agent.toolbox.Compiler` of the ``rl`` target (checked build)."""
 
     def compile(self, workspace: Workspace) -> CompileReport:
+        from rulebook2game.check.citations import unknown_citations
         from rulebook2game.targets.rl.compile import compile_workspace
         from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
 
+        cites = [str(c) for c in unknown_citations(workspace.root, workspace.pages_dir)]
         result = compile_workspace(workspace)
-        if result.ok:
+        if result.ok and not cites:
             return CompileReport(True)
+        if result.ok:
+            return CompileReport(False, tuple(cites))
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, (*lines, f"({ONE_ERROR_NOTE})"))
+        return CompileReport(False, (*lines, *cites, f"({ONE_ERROR_NOTE})"))
 
 
 def _trace_text(record: FindingRecord) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook2game.check import scenario_stage, sentences, stages
+from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
@@ -93,7 +94,19 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
     if unreadable is not None:
         ctx.compile_failed = True
         return StageOutcome(_result("compile", "error", started, unreadable))
+    bad_cites = citation_findings(ctx)
+    cite_findings = tuple(
+        ctx.index.locate(Finding(COMPILE_ERROR, "compile", str(c), location=c.location))
+        for c in bad_cites
+    )
     result = compile_workspace(ctx.workspace, optimized=False)
+    if bad_cites and result.build is not None:
+        ctx.compile_failed = True
+        rendered = [str(c) for c in bad_cites]
+        summary = f"{len(bad_cites)} unknown citation(s) in page headers: {rendered[0]}"
+        return StageOutcome(
+            _result("compile", "failed", started, summary, diagnostics=rendered), cite_findings
+        )
     if result.build is None:
         ctx.compile_failed = True
         findings = tuple(
@@ -104,7 +117,8 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             )
             for d in result.diagnostics
         )
-        rendered = [str(d) for d in result.diagnostics]
+        rendered = [str(d) for d in result.diagnostics] + [str(c) for c in bad_cites]
+        findings += cite_findings
         summary = f"{result.summary()} ({ONE_ERROR_NOTE})"
         return StageOutcome(
             _result("compile", "failed", started, summary, diagnostics=rendered, complete=False),
@@ -125,6 +139,11 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             build=str(result.build.directory),
         )
     )
+
+
+def citation_findings(ctx: CheckContext) -> list[UnknownCitation]:
+    """Page-header citations the rulebook does not have (any target; compile errors)."""
+    return unknown_citations(ctx.workspace.root, ctx.workspace.pages_dir)
 
 
 def _interface_problem(ctx: CheckContext) -> str | None:
