@@ -20,6 +20,7 @@ from rulebook2game.errors import WorkspaceError
 from rulebook2game.workspace import Workspace
 
 if TYPE_CHECKING:
+    from rulebook2game.check.position import PositionView
     from rulebook2game.check.report import FindingRecord
     from rulebook2game.extract import Rulebook
 
@@ -109,6 +110,7 @@ class PipelineChecker:
     """
 
     def check(self, workspace: Workspace) -> CheckReport:
+        from rulebook2game.check.evidence import assess, verdict
         from rulebook2game.check.report import render_markdown, write_report
         from rulebook2game.check.run import ALL_STAGES, run_check
 
@@ -120,17 +122,45 @@ class PipelineChecker:
         if not compiled and not diagnostics:
             diagnostics = (compile_stage.summary,) if compile_stage else ()
         summary = "; ".join(f"{s.name} {s.status}: {s.summary}" for s in report.stages)
+        evidence = assess(report)
+        sentences = report.sentences
+        texts = sentences.texts if sentences else {}
         return CheckReport(
             green=report.ok,
             compile=CompileReport(compiled, diagnostics),
             findings=tuple(convert_finding(f) for f in report.findings if f.stage != "compile"),
             summary=summary,
             markdown=render_markdown(report),
+            verdict=verdict(report, evidence),
+            assurance=evidence.assurance,
+            uncited=tuple((i, texts.get(i, "")) for i in (sentences.uncited if sentences else ())),
+            uncovered_examples=tuple(
+                (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
+            ),
         )
+
+
+class RlPositions:
+    """:class:`~rulebook2game.agent.toolbox.PositionViewer` on the ``rl`` checked build."""
+
+    def show(self, workspace: Workspace, actions: tuple[str, ...]) -> PositionView | str:
+        from rulebook2game.check.position import view_position
+        from rulebook2game.targets.rl.compile import compile_workspace
+        from rulebook2game.targets.rl.engine import RlEngine
+
+        result = compile_workspace(workspace, optimized=False)
+        if result.build is None:
+            lines = [str(d) for d in result.diagnostics] or ["compile failed"]
+            return "The pages do not compile:\n" + "\n".join(lines)
+        engine = RlEngine(result.build, game=workspace.config().name)
+        try:
+            return view_position(engine, actions)
+        finally:
+            engine.close()
 
 
 def real_toolbox(rulebook: RulebookView, target: str) -> Toolbox:
     """The toolbox of ``target`` (only ``rl`` so far)."""
     if target != "rl":
         raise WorkspaceError(f"unknown target {target!r} (known: rl)")
-    return Toolbox(rulebook, RlCompiler(), PipelineChecker())
+    return Toolbox(rulebook, RlCompiler(), PipelineChecker(), RlPositions())

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from rulebook2game.agent import tools
+from rulebook2game.agent import evidence_tools, tools
 from rulebook2game.agent.errors import ToolRetry
 from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
@@ -40,6 +40,8 @@ MAX_RESULT_CHARS = 24_000
 """A tool result longer than this is cut (with a note) to keep requests small."""
 MAX_FINDINGS_SHOWN = 3
 MAX_CITED_CHARS = 600
+MAX_SENTENCES_SHOWN = 15
+"""Uncited rule sentences (and uncovered examples) listed by run_checks."""
 
 
 @dataclass(frozen=True)
@@ -174,13 +176,55 @@ class ToolRunner:
             compile_errors=[] if report.compile.ok else list(report.compile.diagnostics),
             findings=[self._finding_view(f) for f in shown],
             more=len(report.findings) - len(shown),
+            verdict=report.verdict,
+            assurance=report.assurance,
+            uncited=list(report.uncited[:MAX_SENTENCES_SHOWN]),
+            uncited_more=max(0, len(report.uncited) - MAX_SENTENCES_SHOWN),
+            examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
+            examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""
         return ToolOutcome(text, "checks_green" if report.green else "checks_failed", detail)
 
     def _finish(self, args: tools.FinishArgs) -> ToolOutcome:
-        return ToolOutcome(render("agent/result.md.j2", kind="finished"), "finish", args.summary)
+        uncovered = evidence_tools.uncovered_examples(self.workspace)
+        if uncovered and not evidence_tools.refused_before(self.workspace):
+            evidence_tools.mark_refused(self.workspace)
+            raise ToolRetry(
+                "finish_no_scenarios", examples=uncovered[:12], more=len(uncovered) - 12
+            )
+        evidence_tools.record_finish(self.workspace, args)
+        text = render(
+            "agent/result.md.j2",
+            kind="finished",
+            ambiguities=[a.model_dump() for a in args.ambiguities],
+            uncovered=len(uncovered),
+        )
+        return ToolOutcome(text, "finish", args.summary)
+
+    def _write_scenario(self, args: tools.WriteScenarioArgs) -> ToolOutcome:
+        written = evidence_tools.write_scenario(self.workspace, args)
+        text = render("agent/result.md.j2", kind="scenario_written", **written)
+        return ToolOutcome(text, "page_changed", f"scenario {args.name}")
+
+    def _list_scenarios(self, args: tools.NoArgs) -> ToolOutcome:
+        listing = evidence_tools.list_scenarios(self.workspace)
+        return ToolOutcome(render("agent/result.md.j2", kind="scenarios", **listing))
+
+    def _delete_scenario(self, args: tools.ScenarioNameArgs) -> ToolOutcome:
+        name = evidence_tools.delete_scenario(self.workspace, args.name)
+        text = render("agent/result.md.j2", kind="scenario_deleted", name=name)
+        return ToolOutcome(text, "page_changed", f"scenario {name}")
+
+    def _show_position(self, args: tools.ShowPositionArgs) -> ToolOutcome:
+        viewer = self.toolbox.positions
+        if viewer is None:
+            raise ToolRetry("no_positions")
+        shown = viewer.show(self.workspace, tuple(args.actions))
+        if isinstance(shown, str):
+            return ToolOutcome(shown, "compile_failed")
+        return ToolOutcome(render("agent/position.md.j2", view=shown, actions=args.actions))
 
     def _finding_view(self, finding: Finding) -> dict[str, Any]:
         cites = [*finding.cites, *(cite for cite, _ in finding.cited)]

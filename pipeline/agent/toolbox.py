@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from rulebook2game.check.position import PositionView
 from rulebook2game.workspace import Workspace
 
 
@@ -64,6 +65,14 @@ class CheckReport:
     """One line: what ran (playouts, traces, trajectories)."""
     markdown: str = ""
     """The full report for ``reports/`` (empty when the checker writes none)."""
+    verdict: str = ""
+    """The check's verdict line: PASS or FAIL and what was verified."""
+    assurance: str = ""
+    """``reference``, ``rulebook``, ``fuzz_only``, ``none`` or ``failed`` (empty: unknown)."""
+    uncited: tuple[tuple[str, str], ...] = ()
+    """(id, text) of rule sentences no page cites."""
+    uncovered_examples: tuple[tuple[str, str], ...] = ()
+    """(id, text) of example sentences no scenario cites."""
 
 
 class Compiler(Protocol):
@@ -82,6 +91,14 @@ class Checker(Protocol):
         ...
 
 
+class PositionViewer(Protocol):
+    """Plays actions from the start on the current pages and shows where they lead."""
+
+    def show(self, workspace: Workspace, actions: tuple[str, ...]) -> PositionView | str:
+        """The position reached, or why there is none (the compile errors, one text)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Toolbox:
     """What the agent's tools run on."""
@@ -89,3 +106,5 @@ class Toolbox:
     rulebook: RulebookView
     compiler: Compiler
     checker: Checker
+    positions: PositionViewer | None = None
+    """``show_position`` (absent: the tool says it is not available)."""

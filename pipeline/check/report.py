@@ -121,6 +121,30 @@ class SentenceCoverage(_Model):
     """The text of each uncited or uncovered sentence."""
 
 
+class AmbiguityRecord(_Model):
+    """A place where the rulebook allows more than one reading, and the one chosen."""
+
+    sentences: list[str]
+    reading: str
+    why: str = ""
+
+
+class FinishNotes(_Model):
+    """What the translator said when finishing: a summary and the ambiguities resolved."""
+
+    summary: str = ""
+    ambiguities: list[AmbiguityRecord] = Field(default_factory=list)
+
+
+def load_finish_notes(reports_dir: Path) -> FinishNotes | None:
+    """``reports/finish.json`` if it exists and is readable (context, never a failure)."""
+    path = reports_dir / "finish.json"
+    try:
+        return FinishNotes.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 SHOWN_SENTENCES = 30
 """Uncited sentences listed in the Markdown report (the JSON has them all)."""
 
@@ -139,6 +163,8 @@ class CheckReport(_Model):
     seconds: float = 0.0
     sentences: SentenceCoverage | None = None
     """Coverage by sentence (``None`` without rule text)."""
+    notes: FinishNotes | None = None
+    """The translator's ``finish`` summary and resolved ambiguities, if recorded."""
 
     @property
     def ok(self) -> bool:
@@ -281,10 +307,24 @@ def render_markdown(report: CheckReport) -> str:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
     if report.sentences is not None:
         out += ["", *_sentence_lines(report.sentences)]
+    if report.notes is not None:
+        out += ["", *_notes_lines(report.notes)]
     if report.coverage is not None and report.coverage.actions:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _notes_lines(notes: FinishNotes) -> list[str]:
+    out = ["## The translator's notes", ""]
+    if notes.summary:
+        out += [notes.summary, ""]
+    if notes.ambiguities:
+        out += ["Ambiguities resolved:", ""]
+        for a in notes.ambiguities:
+            why = f" — {a.why}" if a.why else ""
+            out.append(f"- {', '.join(a.sentences)}: {a.reading}{why}")
+    return out
 
 
 def _sentence_lines(cov: SentenceCoverage) -> list[str]:

@@ -19,7 +19,13 @@ from rulebook2game.check import scenario_stage, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
 from rulebook2game.check.replay import replay
-from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
+from rulebook2game.check.report import (
+    CheckReport,
+    Coverage,
+    StageResult,
+    finding_record,
+    load_finish_notes,
+)
 from rulebook2game.engine import Engine
 from rulebook2game.errors import Rulebook2GameError, TraceFormatError
 from rulebook2game.targets.rl.compile import compile_workspace
@@ -295,4 +301,5 @@ def run_check(
         coverage=ctx.coverage,
         seconds=round(time.perf_counter() - started, 3),
         sentences=sentences.coverage_of(ws.root, ws.pages_dir),
+        notes=load_finish_notes(ws.reports_dir),
     )
