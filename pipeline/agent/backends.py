@@ -66,6 +66,11 @@ class RlCompiler:
         return CompileReport(False, (*lines, *cites, f"({ONE_ERROR_NOTE})"))
 
 
+TRACE_HEAD = 3
+TRACE_TAIL = 12
+"""A long counterexample shows its first and last steps; the position shows the rest."""
+
+
 def _trace_text(record: FindingRecord) -> str:
     """A finding's counterexample, one step a line, and where the problem shows."""
     if record.counterexample is None:
@@ -74,6 +79,10 @@ def _trace_text(record: FindingRecord) -> str:
     for step in record.counterexample:
         who = "chance" if step.player < 0 else f"player {step.player}"
         lines.append(f"{step.t:>3}  {who:<9} {step.action}")
+    if len(lines) > TRACE_HEAD + TRACE_TAIL + 1:
+        hidden = len(lines) - TRACE_HEAD - TRACE_TAIL
+        note = f"... {hidden} steps not shown (all of them: reports/check.json) ..."
+        lines = [*lines[:TRACE_HEAD], note, *lines[-TRACE_TAIL:]]
     if not lines:
         lines.append("(no action: the initial state)")
     if record.step is not None and record.step < len(record.counterexample):
@@ -99,6 +108,7 @@ def convert_finding(record: FindingRecord) -> Finding:
         pages=tuple(dict.fromkeys(p.page for p in record.pages)),
         cites=tuple(dict.fromkeys(cites)),
         cited=tuple((s.id, s.text) for s in record.sections if s.text),
+        position=record.position or "",
     )
 
 

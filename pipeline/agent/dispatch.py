@@ -40,6 +40,11 @@ MAX_RESULT_CHARS = 24_000
 """A tool result longer than this is cut (with a note) to keep requests small."""
 MAX_FINDINGS_SHOWN = 3
 MAX_CITED_CHARS = 600
+MAX_PAGES_NAMED = 3
+"""Pages named per finding (the most specific first: failing line, declaring page, ...)."""
+MAX_CITES_QUOTED = 4
+MAX_QUOTE_CHARS = 300
+"""A finding quotes at most this many cited passages, each clipped to this length."""
 MAX_SENTENCES_SHOWN = 15
 """Uncited rule sentences (and uncovered examples) listed by run_checks."""
 
@@ -59,6 +64,11 @@ class ToolOutcome:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ToolOutcome:
         return cls(str(data["content"]), data["effect"], str(data.get("detail", "")))
+
+
+def _short(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
 def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
@@ -235,16 +245,20 @@ class ToolRunner:
                 except ToolRetry:
                     continue
         known = dict(finding.cited)
+        unique = list(dict.fromkeys(cites))
         cited = [
-            {"cite": c, "text": known.get(c) or self._cited_text(c)} for c in dict.fromkeys(cites)
+            {"cite": c, "text": _short(known.get(c) or self._cited_text(c))}
+            for c in unique[:MAX_CITES_QUOTED]
         ]
         return {
             "check": finding.check,
             "kind": finding.kind,
             "message": finding.message,
             "trace": finding.trace,
-            "pages": list(finding.pages),
+            "pages": list(finding.pages[:MAX_PAGES_NAMED]),
             "cited": [c for c in cited if c["text"]],
+            "not_quoted": unique[MAX_CITES_QUOTED:],
+            "position": getattr(finding, "position", ""),
         }
 
     def _cited_text(self, cite: str) -> str:

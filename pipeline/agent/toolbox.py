@@ -52,6 +52,8 @@ class Finding:
     """Rulebook ids the involved pages cite."""
     cited: tuple[tuple[str, str], ...] = ()
     """(id, text) of cited rulebook passages the checks already looked up."""
+    position: str = ""
+    """The position where the problem shows, as the engine renders it."""
 
 
 @dataclass(frozen=True)

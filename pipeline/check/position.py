@@ -73,3 +73,18 @@ def _describe(
         return PositionView(played, requested, rendered, player, (), chance, problem=problem)
     legal = tuple(engine.legal_actions(state))
     return PositionView(played, requested, rendered, player, legal, problem=problem)
+
+
+MAX_POSITIONS = 10
+"""Findings per check run that get their position rendered (one replay each)."""
+
+
+def at_difference(engine: Engine[Any], actions: Sequence[str]) -> str:
+    """The rendered position after ``actions`` (empty when the engine cannot get there)."""
+    try:
+        state = engine.initial()
+        for action in actions:
+            state = engine.apply(state, action)
+        return engine.render(state)
+    except (EngineFault, IllegalActionError, ValueError):
+        return ""

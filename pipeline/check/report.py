@@ -271,6 +271,22 @@ def load_report(path: Path) -> CheckReport:
         raise BadInputError(f"{path}: not a check report ({exc.__class__.__name__})") from None
 
 
+SECTIONS_QUOTED = 4
+"""Cited sections quoted per finding (the most fitting first); the rest are named."""
+STEPS_HEAD = 5
+STEPS_TAIL = 20
+"""A long counterexample is shown by its first and last steps (check.json has all)."""
+
+
+def _steps_shown(steps: list[StepRecord]) -> list[str]:
+    lines = [_step_line(s) for s in steps]
+    if len(lines) <= STEPS_HEAD + STEPS_TAIL + 1:
+        return lines
+    hidden = len(lines) - STEPS_HEAD - STEPS_TAIL
+    note = f"... {hidden} steps not shown (all of them in check.json) ..."
+    return [*lines[:STEPS_HEAD], note, *lines[-STEPS_TAIL:]]
+
+
 def _step_line(step: StepRecord) -> str:
     who = "chance" if step.player == -1 else f"player {step.player}"
     return f"{step.t:>3}  {who:<9} {step.action}"
@@ -296,12 +312,14 @@ def render_markdown(report: CheckReport) -> str:
             line = f":{p.line}" if p.line else ""
             cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
             out.append(f"- page `pages/{p.page}.rl{line}` ({p.role}){cites}")
-        for s in f.sections:
+        for s in f.sections[:SECTIONS_QUOTED]:
             title = f" {s.title}" if s.title else ""
-            out.append(f"- section {s.id}{title}" + (f": {s.text}" if s.text else ""))
+            out.append(f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else ""))
+        if len(f.sections) > SECTIONS_QUOTED:
+            out.append(f"- also cited: {', '.join(s.id for s in f.sections[SECTIONS_QUOTED:])}")
         if f.counterexample is not None:
             out += ["", f"Counterexample ({len(f.counterexample)} steps):", "", "```"]
-            out += [_step_line(s) for s in f.counterexample] or ["(the initial state)"]
+            out += _steps_shown(f.counterexample) or ["(the initial state)"]
             out += ["```"]
         if f.position:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
@@ -376,12 +394,14 @@ def _finding_panel(index: int, f: FindingRecord) -> Panel:
         line = f":{p.line}" if p.line else ""
         cites = f"  cites {', '.join(p.sections)}" if p.sections else ""
         parts.append(Text(f"page pages/{p.page}.rl{line} ({p.role}){cites}", style="cyan"))
-    for s in f.sections:
+    for s in f.sections[:SECTIONS_QUOTED]:
         if s.text:
             parts.append(Text(f"§{s.id} {s.title}: {_clip(s.text, 160)}", style="dim"))
     if f.counterexample is not None:
-        steps = [_step_line(s) for s in f.counterexample] or ["(the initial state)"]
+        steps = _steps_shown(f.counterexample) or ["(the initial state)"]
         count = len(f.counterexample)
         parts.append(Text(f"counterexample ({count} steps):\n" + "\n".join(steps)))
+    if f.position:
+        parts.append(Text("position where it shows:\n" + f.position.rstrip()))
     title = f"{index}. {f.kind} ({f.stage}): {f.message}"
     return Panel(Group(*parts), title=title, title_align="left", border_style="red")

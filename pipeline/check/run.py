@@ -17,6 +17,7 @@ from typing import Any
 
 from rulebook2game.check import scenario_stage, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
+from rulebook2game.check.finding_positions import with_positions
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import (
@@ -289,6 +290,7 @@ def run_check(
             findings.extend(outcome.findings)
             if on_stage is not None:
                 on_stage(outcome.result)
+        findings = with_positions(ctx.engine, findings)
     finally:
         ctx.close()
     return CheckReport(
