@@ -190,7 +190,9 @@ def read_scenario(path: Path) -> Scenario:
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, float):
+        return repr(round(value, 6))
+    if isinstance(value, int):
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
@@ -214,7 +216,10 @@ def scenario_toml(scenario: Scenario) -> str:
             lines.append(f"{key} = {_toml_value(data[key])}")
     for expectation in data.get("expect", []):
         lines += ["", "[[expect]]"]
-        lines += [f"{k} = {_toml_value(v)}" for k, v in expectation.items()]
+        lines += [f"{k} = {_toml_value(v)}" for k, v in expectation.items() if k != "chance"]
+        if "chance" in expectation:  # a sub-table: one outcome a line
+            lines.append("[expect.chance]")
+            lines += [f"{_toml_value(a)} = {_toml_value(p)}" for a, p in expectation["chance"].items()]
     if scenario.setup is not None:
         lines += ["", "[setup]"]
         lines += [f"{k} = {_toml_value(v)}" for k, v in scenario.setup.model_dump().items()]
