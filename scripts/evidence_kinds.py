@@ -1,10 +1,11 @@
 """Which kind of evidence catches each hand-made corpus mistranslation.
 
 Runs the full check (seeded, small budgets) on each mistranslation of
-``tests/test_check_mistranslations.py`` and records which stages found something:
-fuzz (with invariants), golden traces (replay), scenarios, and the reference engine
-(oracle). Prints a row per case and the catch rate of each kind alone, of the kinds
-a game without a reference engine has (fuzz, scenarios, golden traces), and of all.
+``tests/test_check_mistranslations.py`` and ``evals/mistranslations.toml`` and
+records which stages found something: fuzz (with invariants), golden traces
+(replay), scenarios and the reference engine (oracle). Prints a row per case and
+the catch rate of each kind alone, of the kinds a game without a reference engine
+has (fuzz, scenarios, golden traces), and of all.
 
     python scripts/evidence_kinds.py [GAME ...]
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,7 +22,25 @@ sys.path.insert(0, str(ROOT))
 
 from rulebook2game.check.run import ALL_STAGES, run_check  # noqa: E402
 from rulebook2game.workspace import open_workspace  # noqa: E402
-from tests.test_check_mistranslations import CASES, OPTIONS, _mutated_game  # noqa: E402
+from tests.test_check_mistranslations import (  # noqa: E402
+    CASES,
+    OPTIONS,
+    Mistranslation,
+    _mutated_game,
+)
+
+SEMANTIC = ROOT / "evals" / "mistranslations.toml"
+
+
+def all_cases() -> list[Mistranslation]:
+    """The test suite's cases, then the semantic ones of ``evals/mistranslations.toml``."""
+    with SEMANTIC.open("rb") as fh:
+        extra = tomllib.load(fh)["case"]
+    more = [
+        Mistranslation(c["game"], c["what"], c["page"], c["old"], c["new"], 1000) for c in extra
+    ]
+    return [*CASES, *more]
+
 
 KINDS = {"fuzz": "fuzz", "replay": "traces", "scenarios": "scenarios", "oracle": "reference"}
 BLIND = ("fuzz", "scenarios", "traces")
@@ -29,7 +49,7 @@ BLIND = ("fuzz", "scenarios", "traces")
 
 def main(games: list[str]) -> None:
     rows: list[tuple[str, set[str]]] = []
-    for case in CASES:
+    for case in all_cases():
         if games and case.game not in games:
             continue
         with tempfile.TemporaryDirectory() as tmp:
@@ -53,6 +73,7 @@ def main(games: list[str]) -> None:
     print(f"{'fuzz + scenarios':<40} {rate(('fuzz', 'scenarios'))}")
     print(f"{'no reference (fuzz, scenarios, traces)':<40} {rate(BLIND)}")
     print(f"{'all':<40} {rate(tuple(names))}")
+    print(f"{'not caught':<40} " + ", ".join(n for n, caught in rows if not caught))
 
 
 if __name__ == "__main__":
