@@ -150,3 +150,19 @@ def test_broken_interface_stops_every_stage(rl_games: Path, tmp_path: Path) -> N
     assert statuses["compile"] == "error"
     assert all(status != "ok" for status in statuses.values()), statuses
     assert data["verdict"].startswith("FAIL — compile could not run: ")
+
+
+def test_regress_and_eval_carry_the_assurance_per_game() -> None:
+    from rulebook2game.evals.render import _check_cell
+    from rulebook2game.evals.report import GameRecord
+    from rulebook2game.regress import GameOutcome
+
+    fuzz_only = _report(_stage("compile", "ok"), FUZZ_OK, NO_TRACES, NO_ORACLE)
+    outcome = GameOutcome("g", Path("/g"), fuzz_only)
+    assert outcome.ok and outcome.assurance == "fuzz_only"
+    assert outcome.verdict.startswith("PASS — fuzz only")
+    assert GameOutcome("g", Path("/g"), None, "broken game.toml").assurance == "failed"
+    record = GameRecord(game="g", path="/g", compiles=True, check_passes=True)
+    assert _check_cell(record.model_copy(update={"assurance": "fuzz_only"})) == "pass (fuzz only)"
+    assert _check_cell(record.model_copy(update={"assurance": "reference"})) == "pass (reference)"
+    assert _check_cell(record.model_copy(update={"check_passes": False})) == "FAIL"
