@@ -219,7 +219,9 @@ def scenario_toml(scenario: Scenario) -> str:
         lines += [f"{k} = {_toml_value(v)}" for k, v in expectation.items() if k != "chance"]
         if "chance" in expectation:  # a sub-table: one outcome a line
             lines.append("[expect.chance]")
-            lines += [f"{_toml_value(a)} = {_toml_value(p)}" for a, p in expectation["chance"].items()]
+            lines += [
+                f"{_toml_value(a)} = {_toml_value(p)}" for a, p in expectation["chance"].items()
+            ]
     if scenario.setup is not None:
         lines += ["", "[setup]"]
         lines += [f"{k} = {_toml_value(v)}" for k, v in scenario.setup.model_dump().items()]

@@ -59,7 +59,7 @@ def evaluate_game(path: Path, settings: Settings) -> GameRecord:
         ws,
         available_stages(),
         seed=settings.seed,
-        options={"fuzz": settings.fuzz, "oracle": settings.oracle},
+        options={"fuzz": settings.fuzz, "oracle": 0 if settings.oracle_blind else settings.oracle},
     )
     compiled = check.stage("compile")
     compiles = compiled is not None and compiled.status == "ok"
@@ -94,6 +94,9 @@ def commands(path: Path, settings: Settings) -> list[str]:
     budgets = ["--fuzz", str(settings.fuzz), "--oracle-runs", str(settings.oracle)]
     mutants = ["--mutants", "--max-mutants", str(settings.max_mutants)]
     again += [*budgets, *(mutants if settings.mutants else [])]
+    again += ["--oracle-blind"] if settings.oracle_blind else []
+    if settings.oracle_blind:
+        budgets = [*budgets[:3], "0"]
     check = ["rulebook2game", "check", str(path), "--seed", seed, *budgets]
     return [shlex.join(again), shlex.join(check)]
 

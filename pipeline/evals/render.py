@@ -16,6 +16,9 @@ How each number was measured (see `rulebook2game.evals.metrics`):
   stages listed per game, this seed and the fuzz and oracle budgets above. A pass names
   what it rests on: `reference` (a reference engine agreed), `rulebook` (scenarios, golden
   traces or a second opinion agreed), `fuzz only` (agreement with the rulebook unverified).
+- **oracle-blind** (`--oracle-blind`): the check run above does not see the reference
+  engine, so its pass is what a user with a new game gets; the reference engine only
+  scores the finished pages (**oracle**).
 - **oracle**: lockstep trajectories against the game's oracle that never disagreed;
   trajectory `run` draws with `random.Random(f"{seed}:oracle:{run}")`, moves from the
   oracle on even runs and from the engine on odd runs.
