@@ -82,6 +82,8 @@ def test_turned_off_is_not_the_same_as_absent() -> None:
     report = _report(FUZZ_OK, NO_TRACES, _stage("oracle", "skipped", "disabled (oracle 0)"))
     assert assess(report).item("reference").status == "not_run"
     assert "reference engine not run" in verdict(report)
+    blocked = _stage("scenarios", "skipped", "no engine (compile failed)", scenarios=0, found=3)
+    assert assess(_report(blocked)).item("scenarios").status == "not_run"
 
 
 def test_a_stage_in_error_is_never_zero_findings() -> None:
@@ -104,7 +106,7 @@ def test_an_invariant_finding_fails_invariants_not_all_of_fuzz() -> None:
     evidence = assess(report)
     assert evidence.item("invariants").status == "failed"
     assert evidence.item("fuzz").status == "passed"
-    assert verdict(report) == "FAIL — 1 finding(s)"
+    assert verdict(report) == "FAIL — 1 finding(s) (fuzz)"
 
 
 def test_report_files_state_the_evidence(tmp_path: Path) -> None:

@@ -203,7 +203,7 @@ def _absent(kind: str, stage: StageResult) -> bool:
     if kind == "golden_traces":
         return bool(stage.stats.get("traces", 0) == 0)
     if kind == "scenarios":
-        return bool(stage.stats.get("scenarios", 0) == 0)
+        return bool(stage.stats.get("found", stage.stats.get("scenarios", 0)) == 0)
     if kind == "reference":
         return "no oracle" in stage.summary
     return False
@@ -226,8 +226,9 @@ def verdict(report: CheckReport, evidence: Evidence | None = None) -> str:
 
     ``PASS — reference engine (200 trajectories), golden traces (8), fuzz (1000 playouts)``;
     ``PASS — fuzz only: no reference engine, no golden traces, no scenarios; agreement
-    with the rulebook is unverified``; ``FAIL — 2 finding(s)``; ``FAIL — replay could not
-    run: traces/a.jsonl:3: not JSON`` (a stage in error is never "0 findings").
+    with the rulebook is unverified``; ``FAIL — 2 finding(s) (scenarios)``; ``FAIL —
+    replay could not run: traces/a.jsonl:3: not JSON`` (a stage in error is never
+    "0 findings").
     """
     ev = evidence or assess(report)
     if report.findings or any(s.status == "error" for s in report.stages):
@@ -246,10 +247,11 @@ def verdict(report: CheckReport, evidence: Evidence | None = None) -> str:
 
 
 def failure_phrase(report: CheckReport) -> str:
-    """``2 finding(s)``, ``replay could not run: ...``, or both."""
+    """``2 finding(s) (fuzz, oracle)``, ``replay could not run: ...``, or both."""
     parts = []
     if report.findings:
-        parts.append(f"{len(report.findings)} finding(s)")
+        stages = ", ".join(dict.fromkeys(f.stage for f in report.findings))
+        parts.append(f"{len(report.findings)} finding(s) ({stages})")
     for stage in report.stages:
         if stage.status == "error":
             parts.append(f"{stage.name} could not run: {stage.summary}")
