@@ -166,5 +166,5 @@ def test_regress_and_eval_carry_the_assurance_per_game() -> None:
     assert GameOutcome("g", Path("/g"), None, "broken game.toml").assurance == "failed"
     record = GameRecord(game="g", path="/g", compiles=True, check_passes=True)
     assert _check_cell(record.model_copy(update={"assurance": "fuzz_only"})) == "pass (fuzz only)"
-    assert _check_cell(record.model_copy(update={"assurance": "reference"})) == "pass (reference)"
+    assert _check_cell(record.model_copy(update={"assurance": "reference"})) == "pass (ref)"
     assert _check_cell(record.model_copy(update={"check_passes": False})) == "FAIL"

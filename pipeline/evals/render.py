@@ -14,8 +14,8 @@ How each number was measured (see `rulebook2game.evals.metrics`):
 
 - **compiles**, **check**: one check run (`rulebook2game.check.run.run_check`) with the
   stages listed per game, this seed and the fuzz and oracle budgets above. A pass names
-  what it rests on: `reference` (a reference engine agreed), `rulebook` (scenarios, golden
-  traces or a second opinion agreed), `fuzz only` (agreement with the rulebook unverified).
+  what it rests on: `ref` (a reference engine agreed), `rules` (scenarios, golden traces
+  or a second opinion agreed), `fuzz only` (agreement with the rulebook unverified).
 - **oracle-blind** (`--oracle-blind`): the check run above does not see the reference
   engine, so its pass is what a user with a new game gets; the reference engine only
   scores the finished pages (**oracle**).
@@ -39,8 +39,8 @@ def pct(r: Ratio | None) -> str:
 
 
 _ASSURANCE_WORDS = {
-    "reference": "pass (reference)",
-    "rulebook": "pass (rulebook)",
+    "reference": "pass (ref)",
+    "rulebook": "pass (rules)",
     "fuzz_only": "pass (fuzz only)",
     "none": "pass (nothing)",
 }
