@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tomllib
 from pathlib import Path
@@ -58,7 +59,8 @@ terminal = false
 @pytest.fixture(scope="module")
 def pig(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     root = tmp_path_factory.mktemp("scen") / "pig"
-    shutil.copytree(CORPORA_DIR / "pig", root, ignore=shutil.ignore_patterns("build", "reports"))
+    skip = shutil.ignore_patterns("build", "reports", "scenarios")
+    shutil.copytree(CORPORA_DIR / "pig", root, ignore=skip)
     return open_workspace(root)
 
 
@@ -169,3 +171,27 @@ def test_sentence_coverage_counts_examples_by_scenario() -> None:
     assert (cov.rules, cov.rules_cited, cov.uncited) == (2, 1, ["2#1"])
     assert (cov.examples, cov.examples_covered, cov.uncovered_examples) == (2, 1, ["1#3"])
     assert cov.texts["2#1"] == "The first to 100 wins."
+
+
+def test_an_example_that_starts_mid_game_plays_from_its_setup(engine: RlEngine) -> None:
+    from rulebook2game.check.position import view_position
+
+    view = view_position(engine, ["roll()", "die(value=4)"])
+    assert "turn_total: 4" in view.serialized
+    # "With 95 points, a 5 brings you to 100: you must hold" (rules 4.4).
+    start = view.serialized.replace("scores: [0, 0]", "scores: [95, 0]").replace(
+        "turn_total: 4", "turn_total: 0"
+    )
+    text = 'cites = ["4.4#1"]\nactions = ["roll()", "die(value=5)"]\n'
+    text += '[[expect]]\nafter = 0\nlegal = ["hold()", "roll()"]\n'
+    text += '[[expect]]\nlegal = ["hold()"]\n'
+    text += f"[setup]\nstate = {json.dumps(start)}\n"
+    scenario = _scenario(text)
+    assert run_scenario(engine, scenario).failure is None
+    wrong = _scenario(text.replace('legal = ["hold()"]', 'legal = ["hold()", "roll()"]'))
+    failure = run_scenario(engine, wrong).failure
+    assert failure is not None and failure.what == "legal" and failure.after == 2
+    broken = _scenario(text.replace(json.dumps(start), '"{not a state"'))
+    failure = run_scenario(engine, broken).failure
+    assert failure is not None and failure.what == "setup"
+    assert view_position(engine, ["roll()"], start).player == -1

@@ -153,7 +153,9 @@ class PipelineChecker:
 class RlPositions:
     """:class:`~rulebook2game.agent.toolbox.PositionViewer` on the ``rl`` checked build."""
 
-    def show(self, workspace: Workspace, actions: tuple[str, ...]) -> PositionView | str:
+    def show(
+        self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
+    ) -> PositionView | str:
         from rulebook2game.check.position import view_position
         from rulebook2game.targets.rl.compile import compile_workspace
         from rulebook2game.targets.rl.engine import RlEngine
@@ -164,7 +166,7 @@ class RlPositions:
             return "The pages do not compile:\n" + "\n".join(lines)
         engine = RlEngine(result.build, game=workspace.config().name)
         try:
-            return view_position(engine, actions)
+            return view_position(engine, actions, start)
         finally:
             engine.close()
 

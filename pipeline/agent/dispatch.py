@@ -231,7 +231,7 @@ class ToolRunner:
         viewer = self.toolbox.positions
         if viewer is None:
             raise ToolRetry("no_positions")
-        shown = viewer.show(self.workspace, tuple(args.actions))
+        shown = viewer.show(self.workspace, tuple(args.actions), args.state)
         if isinstance(shown, str):
             return ToolOutcome(shown, "compile_failed")
         return ToolOutcome(render("agent/position.md.j2", view=shown, actions=args.actions))

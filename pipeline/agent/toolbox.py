@@ -96,7 +96,9 @@ class Checker(Protocol):
 class PositionViewer(Protocol):
     """Plays actions from the start on the current pages and shows where they lead."""
 
-    def show(self, workspace: Workspace, actions: tuple[str, ...]) -> PositionView | str:
+    def show(
+        self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
+    ) -> PositionView | str:
         """The position reached, or why there is none (the compile errors, one text)."""
         ...
 

@@ -60,6 +60,7 @@ class WriteScenarioArgs(_Args):
     description: str = ""
     actions: list[str] = Field(default_factory=list)
     expect: list[dict[str, Any]] = Field(default_factory=list)
+    setup: dict[str, Any] | None = None
 
 
 class ScenarioNameArgs(_Args):
@@ -68,6 +69,7 @@ class ScenarioNameArgs(_Args):
 
 class ShowPositionArgs(_Args):
     actions: list[str] = Field(default_factory=list)
+    state: str | None = None
 
 
 ARG_MODELS: dict[str, type[_Args]] = {

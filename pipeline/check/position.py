@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
-from rulebook2game.errors import EngineFault
+from rulebook2game.errors import EngineFault, Rulebook2GameError
 
 
 @dataclass(frozen=True)
@@ -31,15 +31,20 @@ class PositionView:
     returns: tuple[float, ...] | None = None
     problem: str = ""
     """Why the walk stopped early (an action not legal here, a crash of the engine)."""
+    serialized: str = ""
+    """The engine's serialized state (what a scenario's ``[setup] state`` holds)."""
 
 
-def view_position(engine: Engine[Any], actions: Sequence[str]) -> PositionView:
-    """Play ``actions`` from the start and describe the position reached."""
+def view_position(
+    engine: Engine[Any], actions: Sequence[str], start: str | None = None
+) -> PositionView:
+    """Play ``actions`` from the start (or the serialized state ``start``) and describe
+    the position reached."""
     state: Any = None
     played = 0
     problem = ""
     try:
-        state = engine.initial()
+        state = engine.initial() if start is None else engine.deserialize(start)
         for played, action in enumerate(actions):
             if engine.is_terminal(state):
                 problem = f"action {played} ({action}): the game is already over"
@@ -55,8 +60,8 @@ def view_position(engine: Engine[Any], actions: Sequence[str]) -> PositionView:
         else:
             played = len(actions)
         return _describe(engine, state, played, len(actions), problem)
-    except (EngineFault, IllegalActionError) as exc:
-        problem = f"the engine failed at action {played}: {type(exc).__name__}: {exc}"
+    except (Rulebook2GameError, IllegalActionError) as exc:
+        problem = f"the engine failed at action {played}: {exc}"
         return PositionView(played=played, requested=len(actions), problem=problem)
 
 
@@ -64,15 +69,20 @@ def _describe(
     engine: Engine[Any], state: Any, played: int, requested: int, problem: str
 ) -> PositionView:
     rendered = engine.render(state)
+    text = engine.serialize(state)
     if engine.is_terminal(state):
         returns = tuple(engine.returns(state))
-        return PositionView(played, requested, rendered, None, (), (), True, returns, problem)
+        return PositionView(played, requested, rendered, None, (), (), True, returns, problem, text)
     player = engine.current_player(state)
     if player == CHANCE:
         chance = tuple(engine.chance_outcomes(state))
-        return PositionView(played, requested, rendered, player, (), chance, problem=problem)
+        return PositionView(
+            played, requested, rendered, player, (), chance, problem=problem, serialized=text
+        )
     legal = tuple(engine.legal_actions(state))
-    return PositionView(played, requested, rendered, player, legal, problem=problem)
+    return PositionView(
+        played, requested, rendered, player, legal, problem=problem, serialized=text
+    )
 
 
 MAX_POSITIONS = 10

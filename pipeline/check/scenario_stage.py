@@ -58,7 +58,7 @@ def scenarios(ctx: StageContext) -> StageReturn:
         except BadInputError as exc:
             unreadable.append(str(exc))
             continue
-        if scenario.setup is not None:
+        if scenario.setup is not None and scenario.setup.state is None:
             needs_setup.append(path.stem)
             continue
         cites.extend(scenario.all_cites())
@@ -69,7 +69,7 @@ def scenarios(ctx: StageContext) -> StageReturn:
     passed = played - len(findings)
     summary = f"{passed}/{played} scenarios passed"
     if needs_setup:
-        summary += f"; {len(needs_setup)} not run (a [setup] block this target cannot interpret)"
+        summary += f"; {len(needs_setup)} not run (a [setup] without a state)"
     if unreadable:
         summary = f"{len(unreadable)} unreadable scenario(s): {unreadable[0]}; {summary}"
     status = "error" if unreadable else ("failed" if findings else "ok")
@@ -89,10 +89,12 @@ def _finding(ctx: StageContext, name: str, scenario: Scenario, failure: Failure)
     """A located finding: pages from the actions in question, the example text first."""
     assert ctx.engine is not None
     prefix = scenario.actions[: failure.after]
-    try:
-        trace = trace_of(ctx.engine, prefix, game=ctx.config.name)
-    except EngineFault:
-        trace = None
+    trace = None
+    if scenario.setup is None:  # a counterexample trace starts from the opening
+        try:
+            trace = trace_of(ctx.engine, prefix, game=ctx.config.name)
+        except EngineFault:
+            trace = None
     actions = failure.actions
     if not actions and failure.after < len(scenario.actions):
         actions = (scenario.actions[failure.after],)

@@ -35,11 +35,18 @@ Expectations speak only the engine contract (canonical action texts, seats,
 probabilities), never the pages' internals, so a scenario written from the rulebook
 before any page exists is evidence independent of the pages.
 
-**Examples that start mid-game.** A ``[setup]`` table describes a starting position in
-the game's own terms (``[setup] position = { ... }``), for examples like "White has
-checkers on the 2- and 5-points and rolls 6-3". The format reserves it; a target
-must interpret it through the pages (a declared setup hook), and until the target
-does, such a scenario is reported as not run (never as passed).
+**Examples that start mid-game.** A ``[setup]`` table gives the starting position, for
+examples like "White has checkers on the 2- and 5-points and rolls 6-3"::
+
+    [setup]
+    state = "{resume_index: 1, scores: [95, 40], turn_total: 0, current: 0, moves: 30}"
+
+``state`` is the position in the pages' own terms: the engine's serialized state, as
+``show_position`` prints it (reach a similar position there, then edit the fields the
+example sets). The pages interpret it (the engine deserializes it), and it is checked
+for consistency: it must read back to the same state and answer who moves. Other keys
+of ``[setup]`` are reserved for a target-level setup hook; a scenario whose setup has
+no ``state`` is reported as not run (never as passed).
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rulebook2game.actions import parse_action
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
-from rulebook2game.errors import BadInputError, EngineFault
+from rulebook2game.errors import BadInputError, EngineFault, Rulebook2GameError
 from rulebook2game.trace import PROBABILITY_TOLERANCE, write_text_atomic
 
 SCENARIO_DIR = "scenarios"
@@ -113,6 +120,9 @@ class Setup(_Model):
     """A starting position in the game's own terms (see the module docstring)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
+
+    state: str | None = None
+    """The engine's serialized state to start from."""
 
 
 class Scenario(_Model):
@@ -351,7 +361,9 @@ def run_scenario(engine: Engine[Any], scenario: Scenario) -> ScenarioRun:
     state: Any = None
     i = 0
     try:
-        state = engine.initial()
+        state, problem = _start(engine, scenario.setup)
+        if problem is not None:
+            return ScenarioRun(Failure(0, "setup", "a consistent position", problem), 0)
         for i in range(len(scenario.actions) + 1):
             for e in by_step.get(i, []):
                 failure = _check(engine, state, e, i)
@@ -368,6 +380,22 @@ def run_scenario(engine: Engine[Any], scenario: Scenario) -> ScenarioRun:
         failure = Failure(i, "error", "the engine to answer", f"{type(exc).__name__}: {exc}")
         return ScenarioRun(failure, i)
     return ScenarioRun(None, len(scenario.actions))
+
+
+def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
+    """The starting state, and why a setup is not a consistent position (if it is not)."""
+    if setup is None or setup.state is None:
+        return engine.initial(), None
+    try:
+        state = engine.deserialize(setup.state)
+        again = engine.serialize(state)
+        if engine.serialize(engine.deserialize(again)) != again:
+            return state, "the setup state does not read back to itself"
+        if not engine.is_terminal(state):
+            engine.current_player(state)
+    except (Rulebook2GameError, ValueError) as exc:
+        return None, f"the pages cannot read the setup state ({exc})"
+    return state, None
 
 
 def _playable(engine: Engine[Any], state: Any, action: str, i: int) -> Failure | None:
