@@ -9,12 +9,16 @@ nothing is reported.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook2game.check.sentences import load_text
 from rulebook2game.diff.rules import RuleText
-from rulebook2game.page_header import _HEADER_KEY, CITATION_KEYS, split_citations
+from rulebook2game.page_header import CITATION_KEYS, split_citations
+
+_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+"""A ``# key: value`` header line (as :mod:`rulebook2game.page_header` reads it)."""
 
 
 @dataclass(frozen=True)
