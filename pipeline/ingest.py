@@ -224,7 +224,9 @@ def ingest(
     log.append(
         "final_check", green=report.green, summary=report.summary, findings=len(report.findings)
     )
-    log.write_json("summary.json", _summary(log, state, report, outcome, timings))
+    summary = _summary(log, state, report, outcome, timings)
+    summary["agent_ambiguities"] = _ambiguities(prepared.workspace.reports_dir)
+    log.write_json("summary.json", summary)
     return IngestResult(outcome, prepared.workspace, brief, log, state, report)
 
 
@@ -232,6 +234,14 @@ def _same_budget(run: RunLog, meta: dict[str, Any]) -> bool:
     """Whether ``run`` had the budgets asked for now (a larger budget is a new job)."""
     earlier = run.read_json("run.json") or {}
     return bool(earlier.get("budget") == meta["budget"])
+
+
+def _ambiguities(reports_dir: Path) -> list[dict[str, Any]]:
+    """The ambiguities the agent resolved, as its ``finish`` recorded them."""
+    from rulebook2game.check.report import load_finish_notes
+
+    notes = load_finish_notes(reports_dir)
+    return [a.model_dump() for a in notes.ambiguities] if notes else []
 
 
 def _price(options: IngestOptions) -> Price | None:
@@ -288,6 +298,8 @@ def _summary(
         "checks": {
             "green": report.green,
             "summary": report.summary,
+            "verdict": report.verdict,
+            "assurance": report.assurance,
             "findings": [f"{f.check}: {f.kind}: {f.message}" for f in report.findings],
         },
     }

@@ -64,6 +64,24 @@ class GameOutcome:
         return self.error is None and self.report is not None and self.report.ok
 
     @property
+    def assurance(self) -> str:
+        """What a pass is worth (see :mod:`rulebook2game.check.evidence`); ``failed`` otherwise."""
+        if self.report is None:
+            return "failed"
+        from rulebook2game.check.evidence import assess
+
+        return assess(self.report).assurance
+
+    @property
+    def verdict(self) -> str:
+        """The check's verdict line: PASS or FAIL and what was verified."""
+        if self.report is None:
+            return f"FAIL — {self.error}"
+        from rulebook2game.check.evidence import verdict
+
+        return verdict(self.report)
+
+    @property
     def first_finding(self) -> FindingRecord | None:
         """The finding with the shortest counterexample (the one printed)."""
         if self.report is None or not self.report.findings:

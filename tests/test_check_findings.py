@@ -78,7 +78,8 @@ def test_locate_fills_pages_and_section_text(tmp_path: Path) -> None:
     located = index.locate(finding)
     assert located.page_names == ["scoring", "moves"]  # failing line first
     by_id = {s.id: s for s in located.sections}
-    assert list(by_id) == ["6", "4.1", "4.2#3"]
+    # The passage about the action in question comes first, then page order.
+    assert list(by_id) == ["4.2#3", "6", "4.1"]
     assert by_id["4.2#3"].title == "Dropping" and by_id["4.2#3"].text == "Drop a disc."
     assert by_id["4.1"].text == ""  # cited but not in the rulebook
 

@@ -174,3 +174,23 @@ def test_a_metric_the_new_run_did_not_measure_is_not_worse(
     table, _, apart = text.partition("## Not measured")
     assert "| tic_tac_toe | coverage |" not in table
     assert "tic_tac_toe: " in apart and "coverage" in apart
+
+
+def test_oracle_blind_hides_the_reference_from_the_check_and_scores_with_it(
+    tmp_path: Path,
+) -> None:
+    game = shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe",
+        tmp_path / "corpus" / "tic_tac_toe",
+        ignore=shutil.ignore_patterns("build", "runs", "reports"),
+    )
+    out = tmp_path / "reports"
+    _invoke("eval", str(game.parent), *BUDGET, "--oracle-blind", "--out", str(out))
+    (path,) = out.glob("*-corpus.json")
+    data = json.loads(path.read_text())
+    (record,) = data["games"]
+    assert record["stages"]["oracle"].startswith("skipped")
+    assert record["assurance"] == "rulebook"  # golden traces and scenarios, no reference
+    assert record["oracle"]["agreement"] == {"num": 4, "den": 4}  # the reference still scores
+    assert "--oracle-blind" in data["command"] and "--oracle-blind" in record["commands"][0]
+    assert record["commands"][1].endswith("--oracle-runs 0")

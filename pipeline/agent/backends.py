@@ -20,6 +20,7 @@ from rulebook2game.errors import BadWorkspaceError, WorkspaceError
 from rulebook2game.workspace import Workspace
 
 if TYPE_CHECKING:
+    from rulebook2game.check.position import PositionView
     from rulebook2game.check.report import FindingRecord
     from rulebook2game.extract import Rulebook
 
@@ -70,13 +71,22 @@ class RlCompiler:
     """:class:`~rulebook2game.agent.toolbox.Compiler` of the ``rl`` target (checked build)."""
 
     def compile(self, workspace: Workspace) -> CompileReport:
+        from rulebook2game.check.citations import unknown_citations
         from rulebook2game.targets.rl.compile import compile_workspace
 
+        cites = [str(c) for c in unknown_citations(workspace.root, workspace.pages_dir)]
         result = compile_workspace(workspace)
-        if result.ok:
+        if result.ok and not cites:
             return CompileReport(True)
+        if result.ok:
+            return CompileReport(False, tuple(cites))
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, tuple(lines), result.note)
+        return CompileReport(False, (*lines, *cites), result.note)
+
+
+TRACE_HEAD = 3
+TRACE_TAIL = 12
+"""A long counterexample shows its first and last steps; the position shows the rest."""
 
 
 def _trace_text(record: FindingRecord) -> str:
@@ -87,6 +97,10 @@ def _trace_text(record: FindingRecord) -> str:
     for step in record.counterexample:
         who = "chance" if step.player < 0 else f"player {step.player}"
         lines.append(f"{step.t:>3}  {who:<9} {step.action}")
+    if len(lines) > TRACE_HEAD + TRACE_TAIL + 1:
+        hidden = len(lines) - TRACE_HEAD - TRACE_TAIL
+        note = f"... {hidden} steps not shown (all of them: reports/check.json) ..."
+        lines = [*lines[:TRACE_HEAD], note, *lines[-TRACE_TAIL:]]
     if not lines:
         lines.append("(no action: the initial state)")
     if record.step is not None and record.step < len(record.counterexample):
@@ -112,6 +126,7 @@ def convert_finding(record: FindingRecord) -> Finding:
         pages=tuple(dict.fromkeys(p.page for p in record.pages)),
         cites=tuple(dict.fromkeys(cites)),
         cited=tuple((s.id, s.text) for s in record.sections if s.text),
+        position=record.position or "",
     )
 
 
@@ -123,6 +138,7 @@ class PipelineChecker:
     """
 
     def check(self, workspace: Workspace) -> CheckReport:
+        from rulebook2game.check.evidence import assess, verdict
         from rulebook2game.check.report import render_markdown, write_report
         from rulebook2game.check.run import ALL_STAGES, run_check
 
@@ -134,17 +150,47 @@ class PipelineChecker:
         if not compiled and not diagnostics:
             diagnostics = (compile_stage.summary,) if compile_stage else ()
         summary = "; ".join(f"{s.name} {s.status}: {s.summary}" for s in report.stages)
+        evidence = assess(report)
+        sentences = report.sentences
+        texts = sentences.texts if sentences else {}
         return CheckReport(
             green=report.ok,
             compile=CompileReport(compiled, diagnostics),
             findings=tuple(convert_finding(f) for f in report.findings if f.stage != "compile"),
             summary=summary,
             markdown=render_markdown(report),
+            verdict=verdict(report, evidence),
+            assurance=evidence.assurance,
+            uncited=tuple((i, texts.get(i, "")) for i in (sentences.uncited if sentences else ())),
+            uncovered_examples=tuple(
+                (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
+            ),
         )
+
+
+class RlPositions:
+    """:class:`~rulebook2game.agent.toolbox.PositionViewer` on the ``rl`` checked build."""
+
+    def show(
+        self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
+    ) -> PositionView | str:
+        from rulebook2game.check.position import view_position
+        from rulebook2game.targets.rl.compile import compile_workspace
+        from rulebook2game.targets.rl.engine import RlEngine
+
+        result = compile_workspace(workspace, optimized=False)
+        if result.build is None:
+            lines = [str(d) for d in result.diagnostics] or ["compile failed"]
+            return "The pages do not compile:\n" + "\n".join(lines)
+        engine = RlEngine(result.build, game=workspace.config().name)
+        try:
+            return view_position(engine, actions, start)
+        finally:
+            engine.close()
 
 
 def real_toolbox(rulebook: RulebookView, target: str) -> Toolbox:
     """The toolbox of ``target`` (only ``rl`` so far)."""
     if target != "rl":
         raise WorkspaceError(f"unknown target {target!r} (known: rl)")
-    return Toolbox(rulebook, RlCompiler(), PipelineChecker())
+    return Toolbox(rulebook, RlCompiler(), PipelineChecker(), RlPositions())

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from rulebook2game.agent import tools
+from rulebook2game.agent import evidence_tools, tools
 from rulebook2game.agent.errors import ToolRetry
 from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
@@ -40,6 +40,13 @@ MAX_RESULT_CHARS = 24_000
 """A tool result longer than this is cut (with a note) to keep requests small."""
 MAX_FINDINGS_SHOWN = 3
 MAX_CITED_CHARS = 600
+MAX_PAGES_NAMED = 3
+"""Pages named per finding (the most specific first: failing line, declaring page, ...)."""
+MAX_CITES_QUOTED = 4
+MAX_QUOTE_CHARS = 300
+"""A finding quotes at most this many cited passages, each clipped to this length."""
+MAX_SENTENCES_SHOWN = 15
+"""Uncited rule sentences (and uncovered examples) listed by run_checks."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,11 @@ class ToolOutcome:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ToolOutcome:
         return cls(str(data["content"]), data["effect"], str(data.get("detail", "")))
+
+
+def _short(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
 def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
@@ -187,13 +199,55 @@ class ToolRunner:
             total=len(report.findings),
             more=len(report.findings) - start - len(shown),
             next=start + len(shown) + 1,
+            verdict=report.verdict,
+            assurance=report.assurance,
+            uncited=list(report.uncited[:MAX_SENTENCES_SHOWN]),
+            uncited_more=max(0, len(report.uncited) - MAX_SENTENCES_SHOWN),
+            examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
+            examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""
         return ToolOutcome(text, "checks_green" if report.green else "checks_failed", detail)
 
     def _finish(self, args: tools.FinishArgs) -> ToolOutcome:
-        return ToolOutcome(render("agent/result.md.j2", kind="finished"), "finish", args.summary)
+        uncovered = evidence_tools.uncovered_examples(self.workspace)
+        if uncovered and not evidence_tools.refused_before(self.workspace):
+            evidence_tools.mark_refused(self.workspace)
+            raise ToolRetry(
+                "finish_no_scenarios", examples=uncovered[:12], more=len(uncovered) - 12
+            )
+        evidence_tools.record_finish(self.workspace, args)
+        text = render(
+            "agent/result.md.j2",
+            kind="finished",
+            ambiguities=[a.model_dump() for a in args.ambiguities],
+            uncovered=len(uncovered),
+        )
+        return ToolOutcome(text, "finish", args.summary)
+
+    def _write_scenario(self, args: tools.WriteScenarioArgs) -> ToolOutcome:
+        written = evidence_tools.write_scenario(self.workspace, args)
+        text = render("agent/result.md.j2", kind="scenario_written", **written)
+        return ToolOutcome(text, "page_changed", f"scenario {args.name}")
+
+    def _list_scenarios(self, args: tools.NoArgs) -> ToolOutcome:
+        listing = evidence_tools.list_scenarios(self.workspace)
+        return ToolOutcome(render("agent/result.md.j2", kind="scenarios", **listing))
+
+    def _delete_scenario(self, args: tools.ScenarioNameArgs) -> ToolOutcome:
+        name = evidence_tools.delete_scenario(self.workspace, args.name)
+        text = render("agent/result.md.j2", kind="scenario_deleted", name=name)
+        return ToolOutcome(text, "page_changed", f"scenario {name}")
+
+    def _show_position(self, args: tools.ShowPositionArgs) -> ToolOutcome:
+        viewer = self.toolbox.positions
+        if viewer is None:
+            raise ToolRetry("no_positions")
+        shown = viewer.show(self.workspace, tuple(args.actions), args.state)
+        if isinstance(shown, str):
+            return ToolOutcome(shown, "compile_failed")
+        return ToolOutcome(render("agent/position.md.j2", view=shown, actions=args.actions))
 
     def _finding_view(self, finding: Finding) -> dict[str, Any]:
         cites = [*finding.cites, *(cite for cite, _ in finding.cited)]
@@ -204,16 +258,20 @@ class ToolRunner:
                 except ToolRetry:
                     continue
         known = dict(finding.cited)
+        unique = list(dict.fromkeys(cites))
         cited = [
-            {"cite": c, "text": known.get(c) or self._cited_text(c)} for c in dict.fromkeys(cites)
+            {"cite": c, "text": _short(known.get(c) or self._cited_text(c))}
+            for c in unique[:MAX_CITES_QUOTED]
         ]
         return {
             "check": finding.check,
             "kind": finding.kind,
             "message": finding.message,
             "trace": finding.trace,
-            "pages": list(finding.pages),
+            "pages": list(finding.pages[:MAX_PAGES_NAMED]),
             "cited": [c for c in cited if c["text"]],
+            "not_quoted": unique[MAX_CITES_QUOTED:],
+            "position": getattr(finding, "position", ""),
         }
 
     def _cited_text(self, cite: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from rulebook2game.check.position import PositionView
 from rulebook2game.workspace import Workspace
 
 
@@ -53,6 +54,8 @@ class Finding:
     """Rulebook ids the involved pages cite."""
     cited: tuple[tuple[str, str], ...] = ()
     """(id, text) of cited rulebook passages the checks already looked up."""
+    position: str = ""
+    """The position where the problem shows, as the engine renders it."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,14 @@ class CheckReport:
     """One line: what ran (playouts, traces, trajectories)."""
     markdown: str = ""
     """The full report for ``reports/`` (empty when the checker writes none)."""
+    verdict: str = ""
+    """The check's verdict line: PASS or FAIL and what was verified."""
+    assurance: str = ""
+    """``reference``, ``rulebook``, ``fuzz_only``, ``none`` or ``failed`` (empty: unknown)."""
+    uncited: tuple[tuple[str, str], ...] = ()
+    """(id, text) of rule sentences no page cites."""
+    uncovered_examples: tuple[tuple[str, str], ...] = ()
+    """(id, text) of example sentences no scenario cites."""
 
 
 class Compiler(Protocol):
@@ -84,6 +95,16 @@ class Checker(Protocol):
         ...
 
 
+class PositionViewer(Protocol):
+    """Plays actions from the start on the current pages and shows where they lead."""
+
+    def show(
+        self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
+    ) -> PositionView | str:
+        """The position reached, or why there is none (the compile errors, one text)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Toolbox:
     """What the agent's tools run on."""
@@ -91,3 +112,5 @@ class Toolbox:
     rulebook: RulebookView
     compiler: Compiler
     checker: Checker
+    positions: PositionViewer | None = None
+    """``show_position`` (absent: the tool says it is not available)."""

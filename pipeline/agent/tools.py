@@ -45,8 +45,35 @@ class RunChecksArgs(_Args):
     first: int = Field(default=1, ge=1)
 
 
+class Ambiguity(_Args):
+    """One place where the rulebook allows more than one reading, and the one chosen."""
+
+    sentences: list[str] = Field(min_length=1)
+    reading: str = Field(min_length=1)
+    why: str = ""
+
+
 class FinishArgs(_Args):
     summary: str = ""
+    ambiguities: list[Ambiguity] = Field(default_factory=list)
+
+
+class WriteScenarioArgs(_Args):
+    name: str = Field(min_length=1, max_length=64)
+    cites: list[str] = Field(min_length=1)
+    description: str = ""
+    actions: list[str] = Field(default_factory=list)
+    expect: list[dict[str, Any]] = Field(default_factory=list)
+    setup: dict[str, Any] | None = None
+
+
+class ScenarioNameArgs(_Args):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class ShowPositionArgs(_Args):
+    actions: list[str] = Field(default_factory=list)
+    state: str | None = None
 
 
 ARG_MODELS: dict[str, type[_Args]] = {
@@ -57,6 +84,10 @@ ARG_MODELS: dict[str, type[_Args]] = {
     "delete_page": PageNameArgs,
     "compile": NoArgs,
     "run_checks": RunChecksArgs,
+    "write_scenario": WriteScenarioArgs,
+    "list_scenarios": NoArgs,
+    "delete_scenario": ScenarioNameArgs,
+    "show_position": ShowPositionArgs,
     "finish": FinishArgs,
 }
 """Every tool, in the order the model is shown them."""

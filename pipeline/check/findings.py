@@ -46,6 +46,8 @@ ORACLE_LEGAL = "oracle_legal"
 ORACLE_CHANCE = "oracle_chance"
 ORACLE_TERMINAL = "oracle_terminal"
 ORACLE_RETURNS = "oracle_returns"
+SCENARIO = "scenario"
+"""A scenario (a rulebook example, ``scenarios/*.toml``) broke an expectation."""
 
 HOOKS_OF = {
     "returns": ("score",),
@@ -72,6 +74,7 @@ KINDS = (
     ORACLE_CHANCE,
     ORACLE_TERMINAL,
     ORACLE_RETURNS,
+    SCENARIO,
 )
 
 _LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")
@@ -245,7 +248,50 @@ class PageIndex:
             refs.extend(self.pages_defining(function))
         refs.extend(finding.pages)
         unique = tuple(_first_per_page(refs))
-        return replace(finding, pages=unique, sections=self.sections_for(unique))
+        sections = rank_sections(finding, self.sections_for(unique))
+        return replace(finding, pages=unique, sections=sections)
+
+
+_TOPIC_WORDS = {
+    "terminal": "end ends ended over finish finished last stop stops wins win",
+    "returns": "score scores scored point points win wins winner lose loses draw penalty",
+    "player": "turn turns next player first order lead leads begins starts passes",
+    "legal": "may must cannot can't only legal allowed choose chooses either",
+    "chance": "random chance roll rolls deal dealt shuffle die dice draw",
+}
+_KIND_TOPIC = {
+    NO_TERMINATION: "terminal",
+    ORACLE_TERMINAL: "terminal",
+    ORACLE_RETURNS: "returns",
+    INVARIANT: "returns",
+    ORACLE_PLAYER: "player",
+    ORACLE_LEGAL: "legal",
+    DEAD_ACTION: "legal",
+    NO_LEGAL_ACTION: "legal",
+    ORACLE_CHANCE: "chance",
+}
+_WORD = re.compile(r"[a-z']+")
+
+
+def rank_sections(finding: Finding, sections: Iterable[SectionRef]) -> tuple[SectionRef, ...]:
+    """The cited sections, those whose words fit the finding first (a stable sort).
+
+    A page citing a whole section cites every sentence of it; a reader should meet
+    the passage about the difference (the end of the game for a terminal
+    difference, scoring for returns, ...) before the rest.
+    """
+    topic = str(finding.extra.get("what") or _KIND_TOPIC.get(finding.kind, ""))
+    topic = _KIND_TOPIC.get(topic, topic)
+    words = set(_TOPIC_WORDS.get(topic, "").split())
+    words |= {action_name(a).lower() for a in finding.actions}
+    listed = list(sections)
+    if not words:
+        return tuple(listed)
+
+    def score(ref: SectionRef) -> int:
+        return -sum(1 for w in _WORD.findall(ref.text.lower()) if w in words)
+
+    return tuple(sorted(listed, key=score))
 
 
 def _first_per_page(refs: Iterable[PageRef]) -> list[PageRef]:

@@ -82,6 +82,8 @@ class FindingRecord(_Model):
     counterexample: list[StepRecord] | None = None
     end: EndRecord | None = None
     """How the counterexample ends (terminal flag and returns)."""
+    position: str | None = None
+    """The position where the finding shows, as the engine renders it."""
 
 
 class StageResult(_Model):
@@ -103,6 +105,51 @@ class Coverage(_Model):
     """Actions taken per page (by the page that declares the action)."""
 
 
+class SentenceCoverage(_Model):
+    """Rule sentences cited by pages, example sentences cited by scenarios."""
+
+    source: str = ""
+    """Where the sentences come from (``rulebook.json`` or ``rules.md``)."""
+    rules: int = 0
+    rules_cited: int = 0
+    uncited: list[str] = Field(default_factory=list)
+    """Ids of rule sentences no page cites."""
+    examples: int = 0
+    examples_covered: int = 0
+    uncovered_examples: list[str] = Field(default_factory=list)
+    """Ids of example sentences no scenario cites."""
+    texts: dict[str, str] = Field(default_factory=dict)
+    """The text of each uncited or uncovered sentence."""
+
+
+class AmbiguityRecord(_Model):
+    """A place where the rulebook allows more than one reading, and the one chosen."""
+
+    sentences: list[str]
+    reading: str
+    why: str = ""
+
+
+class FinishNotes(_Model):
+    """What the translator said when finishing: a summary and the ambiguities resolved."""
+
+    summary: str = ""
+    ambiguities: list[AmbiguityRecord] = Field(default_factory=list)
+
+
+def load_finish_notes(reports_dir: Path) -> FinishNotes | None:
+    """``reports/finish.json`` if it exists and is readable (context, never a failure)."""
+    path = reports_dir / "finish.json"
+    try:
+        return FinishNotes.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+SHOWN_SENTENCES = 30
+"""Uncited sentences listed in the Markdown report (the JSON has them all)."""
+
+
 class CheckReport(_Model):
     """The whole report of one ``rulebook2game check``."""
 
@@ -115,6 +162,10 @@ class CheckReport(_Model):
     findings: list[FindingRecord] = Field(default_factory=list)
     coverage: Coverage | None = None
     seconds: float = 0.0
+    sentences: SentenceCoverage | None = None
+    """Coverage by sentence (``None`` without rule text)."""
+    notes: FinishNotes | None = None
+    """The translator's ``finish`` summary and resolved ambiguities, if recorded."""
 
     @property
     def ok(self) -> bool:
@@ -165,6 +216,7 @@ def finding_record(finding: Finding) -> FindingRecord:
         ],
         counterexample=steps,
         end=end,
+        position=str(finding.extra["position"]) if finding.extra.get("position") else None,
     )
 
 
@@ -190,21 +242,50 @@ def write_report(report: CheckReport, reports_dir: Path) -> tuple[Path, Path]:
     """Write ``check.json`` and ``check.md`` into ``reports_dir`` atomically."""
     json_path = reports_dir / "check.json"
     md_path = reports_dir / "check.md"
-    data = report.model_dump(mode="json")
-    data["ok"] = report.ok
+    data = report_json(report)
     write_text_atomic(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     write_text_atomic(md_path, render_markdown(report))
     return json_path, md_path
+
+
+def report_json(report: CheckReport) -> dict[str, Any]:
+    """The JSON record of a report: the model, plus ``ok``, ``verdict`` and ``evidence``."""
+    from rulebook2game.check.evidence import assess, verdict
+
+    data = report.model_dump(mode="json")
+    evidence = assess(report)
+    data["ok"] = report.ok
+    data["verdict"] = verdict(report, evidence)
+    data["assurance"] = evidence.assurance
+    data["evidence"] = [item.model_dump(mode="json") for item in evidence.items]
+    return data
 
 
 def load_report(path: Path) -> CheckReport:
     """Read a ``check.json``; a malformed one is bad input."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        data.pop("ok", None)
+        for derived in ("ok", "verdict", "assurance", "evidence"):
+            data.pop(derived, None)
         return CheckReport.model_validate(data)
     except (OSError, ValueError, ValidationError) as exc:
         raise BadInputError(f"{path}: not a check report ({exc.__class__.__name__})") from None
+
+
+SECTIONS_QUOTED = 4
+"""Cited sections quoted per finding (the most fitting first); the rest are named."""
+STEPS_HEAD = 5
+STEPS_TAIL = 20
+"""A long counterexample is shown by its first and last steps (check.json has all)."""
+
+
+def _steps_shown(steps: list[StepRecord]) -> list[str]:
+    lines = [_step_line(s) for s in steps]
+    if len(lines) <= STEPS_HEAD + STEPS_TAIL + 1:
+        return lines
+    hidden = len(lines) - STEPS_HEAD - STEPS_TAIL
+    note = f"... {hidden} steps not shown (all of them in check.json) ..."
+    return [*lines[:STEPS_HEAD], note, *lines[-STEPS_TAIL:]]
 
 
 def _step_line(step: StepRecord) -> str:
@@ -214,11 +295,16 @@ def _step_line(step: StepRecord) -> str:
 
 def render_markdown(report: CheckReport) -> str:
     """The report as Markdown, for a reader (and for the agent's repair prompt)."""
-    verdict = "PASS" if report.ok else f"FAIL — {len(report.findings)} finding(s)"
-    out = [f"# Check of `{report.game}`: {verdict}", ""]
+    from rulebook2game.check.evidence import assess, evidence_rows, verdict
+
+    evidence = assess(report)
+    out = [f"# Check of `{report.game}`", "", f"**{verdict(report, evidence)}**", ""]
     out += [f"Seed {report.seed}; total {report.seconds:.2f} s.", ""]
     out += ["| stage | status | time (s) | summary |", "|---|---|---:|---|"]
     out += [f"| {s.name} | {s.status} | {s.seconds:.2f} | {s.summary} |" for s in report.stages]
+    out += ["", "## What was verified", "", "| evidence | status | count | note |"]
+    out += ["|---|---|---:|---|"]
+    out += [f"| {k} | {s} | {n} | {note} |" for k, s, n, note in evidence_rows(evidence)]
     for i, f in enumerate(report.findings, start=1):
         out += ["", f"## {i}. {f.kind} ({f.stage}): {f.message}", ""]
         if f.expected or f.actual:
@@ -227,17 +313,54 @@ def render_markdown(report: CheckReport) -> str:
             line = f":{p.line}" if p.line else ""
             cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
             out.append(f"- page `pages/{p.page}.rl{line}` ({p.role}){cites}")
-        for s in f.sections:
+        for s in f.sections[:SECTIONS_QUOTED]:
             title = f" {s.title}" if s.title else ""
-            out.append(f"- section {s.id}{title}" + (f": {s.text}" if s.text else ""))
+            out.append(f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else ""))
+        if len(f.sections) > SECTIONS_QUOTED:
+            out.append(f"- also cited: {', '.join(s.id for s in f.sections[SECTIONS_QUOTED:])}")
         if f.counterexample is not None:
             out += ["", f"Counterexample ({len(f.counterexample)} steps):", "", "```"]
-            out += [_step_line(s) for s in f.counterexample] or ["(the initial state)"]
+            out += _steps_shown(f.counterexample) or ["(the initial state)"]
             out += ["```"]
+        if f.position:
+            out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
+    if report.sentences is not None:
+        out += ["", *_sentence_lines(report.sentences)]
+    if report.notes is not None:
+        out += ["", *_notes_lines(report.notes)]
     if report.coverage is not None and report.coverage.actions:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _notes_lines(notes: FinishNotes) -> list[str]:
+    out = ["## The translator's notes", ""]
+    if notes.summary:
+        out += [notes.summary, ""]
+    if notes.ambiguities:
+        out += ["Ambiguities resolved:", ""]
+        for a in notes.ambiguities:
+            why = f" — {a.why}" if a.why else ""
+            out.append(f"- {', '.join(a.sentences)}: {a.reading}{why}")
+    return out
+
+
+def _sentence_lines(cov: SentenceCoverage) -> list[str]:
+    out = ["## Coverage by sentence", ""]
+    out.append(f"- rule sentences cited by pages: {cov.rules_cited}/{cov.rules}")
+    out.append(f"- example sentences covered by scenarios: {cov.examples_covered}/{cov.examples}")
+    for title, ids in (
+        ("Rule sentences no page cites", cov.uncited),
+        ("Examples no scenario covers", cov.uncovered_examples),
+    ):
+        if not ids:
+            continue
+        out += ["", f"{title}:", ""]
+        out += [f"- {i}: {_clip(cov.texts.get(i, ''), 120)}" for i in ids[:SHOWN_SENTENCES]]
+        if len(ids) > SHOWN_SENTENCES:
+            out.append(f"- ... {len(ids) - SHOWN_SENTENCES} more (all in check.json)")
+    return out
 
 
 def render_console(report: CheckReport, console: Console) -> None:
@@ -251,12 +374,17 @@ def render_console(report: CheckReport, console: Console) -> None:
     console.print(table)
     for i, f in enumerate(report.findings, start=1):
         console.print(_finding_panel(i, f))
-    verdict = (
-        "[bold green]PASS[/]: no findings"
-        if report.ok
-        else f"[bold red]FAIL[/]: {len(report.findings)} finding(s)"
+    from rulebook2game.check.evidence import assess, verdict
+
+    evidence = assess(report)
+    line = verdict(report, evidence)
+    word, _, rest = line.partition(" — ")
+    colour = "green" if evidence.assurance == "reference" else "yellow"
+    colour = "red" if word == "FAIL" else colour
+    console.print(
+        Text.assemble((word, f"bold {colour}"), f" — {rest}" if rest else ""),
+        f"({report.seconds:.2f} s, seed {report.seed})",
     )
-    console.print(f"{verdict} in {report.seconds:.2f} s (seed {report.seed})")
 
 
 def _finding_panel(index: int, f: FindingRecord) -> Panel:
@@ -267,12 +395,14 @@ def _finding_panel(index: int, f: FindingRecord) -> Panel:
         line = f":{p.line}" if p.line else ""
         cites = f"  cites {', '.join(p.sections)}" if p.sections else ""
         parts.append(Text(f"page pages/{p.page}.rl{line} ({p.role}){cites}", style="cyan"))
-    for s in f.sections:
+    for s in f.sections[:SECTIONS_QUOTED]:
         if s.text:
             parts.append(Text(f"§{s.id} {s.title}: {_clip(s.text, 160)}", style="dim"))
     if f.counterexample is not None:
-        steps = [_step_line(s) for s in f.counterexample] or ["(the initial state)"]
+        steps = _steps_shown(f.counterexample) or ["(the initial state)"]
         count = len(f.counterexample)
         parts.append(Text(f"counterexample ({count} steps):\n" + "\n".join(steps)))
+    if f.position:
+        parts.append(Text("position where it shows:\n" + f.position.rstrip()))
     title = f"{index}. {f.kind} ({f.stage}): {f.message}"
     return Panel(Group(*parts), title=title, title_align="left", border_style="red")

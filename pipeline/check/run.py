@@ -15,10 +15,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import stages
+from rulebook2game.check import scenario_stage, sentences, stages
+from rulebook2game.check.citations import UnknownCitation, unknown_citations
+from rulebook2game.check.finding_positions import with_positions
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
 from rulebook2game.check.replay import replay
-from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
+from rulebook2game.check.report import (
+    CheckReport,
+    Coverage,
+    StageResult,
+    finding_record,
+    load_finish_notes,
+)
 from rulebook2game.engine import Engine
 from rulebook2game.errors import Rulebook2GameError, TraceFormatError
 from rulebook2game.targets.rl.compile import compile_workspace
@@ -88,7 +96,23 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         ctx.compile_failed = True
         summary = f"unknown target {ctx.config.target!r} (only rl is supported)"
         return StageOutcome(_result("compile", "error", started, summary))
+    unreadable = _interface_problem(ctx)
+    if unreadable is not None:
+        ctx.compile_failed = True
+        return StageOutcome(_result("compile", "error", started, unreadable))
+    bad_cites = citation_findings(ctx)
+    cite_findings = tuple(
+        ctx.index.locate(Finding(COMPILE_ERROR, "compile", str(c), location=c.location))
+        for c in bad_cites
+    )
     result = compile_workspace(ctx.workspace, optimized=False)
+    if bad_cites and result.build is not None:
+        ctx.compile_failed = True
+        rendered = [str(c) for c in bad_cites]
+        summary = f"{len(bad_cites)} unknown citation(s) in page headers: {rendered[0]}"
+        return StageOutcome(
+            _result("compile", "failed", started, summary, diagnostics=rendered), cite_findings
+        )
     if result.build is None:
         ctx.compile_failed = True
         findings = tuple(
@@ -99,7 +123,8 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             )
             for d in result.diagnostics
         )
-        rendered = [str(d) for d in result.diagnostics]
+        rendered = [str(d) for d in result.diagnostics] + [str(c) for c in bad_cites]
+        findings += cite_findings
         summary = f"{result.summary()} ({result.note})" if result.note else result.summary()
         return StageOutcome(
             _result(
@@ -129,6 +154,20 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
     )
 
 
+def citation_findings(ctx: CheckContext) -> list[UnknownCitation]:
+    """Page-header citations the rulebook does not have (any target; compile errors)."""
+    return unknown_citations(ctx.workspace.root, ctx.workspace.pages_dir)
+
+
+def _interface_problem(ctx: CheckContext) -> str | None:
+    """Why ``interface.toml`` cannot be read, if it cannot: no stage may then pass."""
+    try:
+        ctx.workspace.interface()
+    except Rulebook2GameError as exc:
+        return str(exc)
+    return None
+
+
 def _limits(options: dict[str, Any]) -> WorkerLimits | None:
     """Worker limits from the ``request_timeout`` option (seconds per request), if given."""
     timeout = options.get("request_timeout")
@@ -147,21 +186,34 @@ def replay_stage(ctx: CheckContext) -> StageOutcome:
     if not paths:
         return StageOutcome(_result("replay", "skipped", started, "no traces in traces/", traces=0))
     findings: list[Finding] = []
+    unreadable: list[str] = []
     steps = 0
     for path in paths:
         try:
             trace = read_trace(path)
         except TraceFormatError as exc:
-            return StageOutcome(_result("replay", "error", started, str(exc), traces=len(paths)))
+            unreadable.append(str(exc))
+            continue
         steps += len(trace.steps)
         found = _replay_one(ctx, ctx.engine, trace, path.name)
         if found is not None:
             findings.append(ctx.index.locate(found))
-    passed = len(paths) - len(findings)
-    status = "ok" if not findings else "failed"
+    passed = len(paths) - len(findings) - len(unreadable)
+    status = "error" if unreadable else ("failed" if findings else "ok")
     summary = f"{passed}/{len(paths)} traces replayed ({steps} steps)"
+    if unreadable:
+        summary = f"{len(unreadable)} unreadable trace(s): {unreadable[0]}; {summary}"
     return StageOutcome(
-        _result("replay", status, started, summary, traces=len(paths), passed=passed, steps=steps),
+        _result(
+            "replay",
+            status,
+            started,
+            summary,
+            traces=len(paths),
+            passed=passed,
+            steps=steps,
+            unreadable=unreadable,
+        ),
         tuple(findings),
     )
 
@@ -201,6 +253,11 @@ def fuzz_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*stages.fuzz(ctx))
 
 
+def scenarios_stage(ctx: CheckContext) -> StageOutcome:
+    """Play the rulebook's examples (see :mod:`rulebook2game.check.scenario_stage`)."""
+    return StageOutcome(*scenario_stage.scenarios(ctx))
+
+
 def oracle_stage(ctx: CheckContext) -> StageOutcome:
     """Lockstep against the oracle (see :func:`rulebook2game.check.stages.oracle`)."""
     return StageOutcome(*stages.oracle(ctx))
@@ -209,8 +266,14 @@ def oracle_stage(ctx: CheckContext) -> StageOutcome:
 DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)
 """compile, then replay of the golden traces."""
 
-ALL_STAGES: tuple[Stage, ...] = (compile_stage, fuzz_stage, replay_stage, oracle_stage)
-"""The full check: compile, fuzz, replay, oracle."""
+ALL_STAGES: tuple[Stage, ...] = (
+    compile_stage,
+    fuzz_stage,
+    replay_stage,
+    scenarios_stage,
+    oracle_stage,
+)
+"""The full check: compile, fuzz, replay, scenarios, oracle."""
 
 
 def run_check(
@@ -233,6 +296,7 @@ def run_check(
             findings.extend(outcome.findings)
             if on_stage is not None:
                 on_stage(outcome.result)
+        findings = with_positions(ctx.engine, findings)
     finally:
         ctx.close()
     return CheckReport(
@@ -244,4 +308,6 @@ def run_check(
         findings=[finding_record(f) for f in findings],
         coverage=ctx.coverage,
         seconds=round(time.perf_counter() - started, 3),
+        sentences=sentences.coverage_of(ws.root, ws.pages_dir),
+        notes=load_finish_notes(ws.reports_dir),
     )

@@ -107,7 +107,8 @@ def fuzz(ctx: StageContext) -> StageReturn:
     found = tuple(ctx.index.locate(f) for f in result.findings)
     summary = f"{result.games} playouts, {result.steps} steps, {len(found)} finding(s)"
     status = "failed" if found else "ok"
-    return _row("fuzz", status, started, summary, **result.stats()), found
+    stats = {**result.stats(), "invariants": len(invariants)}
+    return _row("fuzz", status, started, summary, **stats), found
 
 
 def _coverage(ctx: StageContext, result: FuzzResult, declared: Any) -> Coverage:

@@ -8,7 +8,13 @@ from typing import Annotated
 
 import typer
 
-from rulebook2game.check.report import CheckReport, StageResult, render_console, write_report
+from rulebook2game.check.report import (
+    CheckReport,
+    StageResult,
+    render_console,
+    report_json,
+    write_report,
+)
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.cli._common import console, err_console, fail_cleanly
@@ -58,8 +64,7 @@ def check(
         _print_diagnostics(report)
         written = list(write_report(report, ws.reports_dir))
         if json_out is not None:
-            data = report.model_dump(mode="json")
-            data["ok"] = report.ok
+            data = report_json(report)
             write_text_atomic(json_out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
             written.append(json_out)
         console.print(

@@ -112,6 +112,13 @@ def eval_command(
     max_mutants: Annotated[
         int | None, typer.Option(min=0, help="Mutants per game with --mutants (0: all).")
     ] = None,
+    oracle_blind: Annotated[
+        bool,
+        typer.Option(
+            "--oracle-blind",
+            help="The check run does not see the reference engine; it only scores agreement.",
+        ),
+    ] = False,
     out: Annotated[
         Path | None, typer.Option(help="Reports folder (default: evals/reports/).")
     ] = None,
@@ -146,6 +153,7 @@ def eval_command(
             oracle=oracle,
             mutants=True if mutants else None,
             max_mutants=max_mutants,
+            oracle_blind=True if oracle_blind else None,
         )
         _run(suite, out or DEFAULT_REPORTS, RayRunner(ray) if ray else None)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -19,10 +20,17 @@ from rulebook2game.trace import write_text_atomic
 SHOWN_STEPS = 24
 """Counterexample steps printed (the first and last half); ``--json`` has them all."""
 _COLOURS = {"ok": "green", "failed": "red", "error": "red", "skipped": "dim"}
+_MARKS = {
+    "reference": "[green]ok (reference)[/]",
+    "rulebook": "[green]ok (rulebook)[/] ",
+    "fuzz_only": "[yellow]ok (fuzz only)[/]",
+    "none": "[yellow]ok (nothing)[/]  ",
+}
+"""A passing game's mark says what the pass rests on (see ``check.evidence``)."""
 
 
 def _game_line(outcome: GameOutcome) -> str:
-    mark = "[green]ok  [/]" if outcome.ok else "[bold red]FAIL[/]"
+    mark = _MARKS.get(outcome.assurance, "[bold red]FAIL[/]") if outcome.ok else "[bold red]FAIL[/]"
     if outcome.report is None:
         return f"{mark} {escape(outcome.game):<16} {escape(outcome.error or '')}"
     stages = "  ".join(
@@ -79,6 +87,13 @@ def _summary(result: RegressResult) -> None:
     if result.missing_stages:
         missing = ", ".join(result.missing_stages)
         console.print(f"[yellow]note:[/] this version's checks have no {missing} stage: not run")
+    levels = Counter(g.assurance for g in result.games if g.ok)
+    for level, words in (("fuzz_only", "fuzz only"), ("none", "nothing verified")):
+        if levels.get(level):
+            console.print(
+                f"[yellow]note:[/] {levels[level]} game(s) passed on {words}: "
+                "agreement with the rulebook is unverified for them"
+            )
     verdict = "[bold green]PASS[/]" if result.ok else f"[bold red]FAIL[/] ({len(failed)} game(s))"
     console.print(
         f"{verdict}: {len(result.games)} games in {result.seconds:.1f} s "
@@ -100,6 +115,8 @@ def _as_json(result: RegressResult) -> str:
                 "game": g.game,
                 "path": str(g.path),
                 "ok": g.ok,
+                "assurance": g.assurance,
+                "verdict": g.verdict,
                 "error": g.error,
                 "rerun": g.rerun_command(result.settings),
                 "report": g.report.model_dump(mode="json") if g.report else None,

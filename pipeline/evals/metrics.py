@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rulebook2game.check.evidence import assess, verdict
 from rulebook2game.check.oracle import walk
 from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import run_check
@@ -57,7 +58,7 @@ def evaluate_game(path: Path, settings: Settings, runner: Runner | None = None) 
         ws,
         available_stages(),
         seed=settings.seed,
-        options={"fuzz": settings.fuzz, "oracle": settings.oracle},
+        options={"fuzz": settings.fuzz, "oracle": 0 if settings.oracle_blind else settings.oracle},
     )
     compiled = check.stage("compile")
     compiles = compiled is not None and compiled.status == "ok"
@@ -70,6 +71,8 @@ def evaluate_game(path: Path, settings: Settings, runner: Runner | None = None) 
         compiles=compiles,
         compile=compiled.summary if compiled else "",
         check_passes=check.ok,
+        assurance=assess(check).assurance,
+        verdict=verdict(check),
         stages={s.name: f"{s.status}: {s.summary}" for s in check.stages},
         findings=[f"{f.kind} ({f.stage}): {f.message}" for f in check.findings],
         golden=golden_ratio(ws, check),
@@ -90,6 +93,9 @@ def commands(path: Path, settings: Settings) -> list[str]:
     budgets = ["--fuzz", str(settings.fuzz), "--oracle-runs", str(settings.oracle)]
     mutants = ["--mutants", "--max-mutants", str(settings.max_mutants)]
     again += [*budgets, *(mutants if settings.mutants else [])]
+    again += ["--oracle-blind"] if settings.oracle_blind else []
+    if settings.oracle_blind:
+        budgets = [*budgets[:3], "0"]
     check = ["rulebook2game", "check", str(path), "--seed", seed, *budgets]
     return [shlex.join(again), shlex.join(check)]
 

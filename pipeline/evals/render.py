@@ -13,7 +13,12 @@ METHOD = """\
 How each number was measured (see `rulebook2game.evals.metrics`):
 
 - **compiles**, **check**: one check run (`rulebook2game.check.run.run_check`) with the
-  stages listed per game, this seed and the fuzz and oracle budgets above.
+  stages listed per game, this seed and the fuzz and oracle budgets above. A pass names
+  what it rests on: `ref` (a reference engine agreed), `rules` (scenarios, golden traces
+  or a second opinion agreed), `fuzz only` (agreement with the rulebook unverified).
+- **oracle-blind** (`--oracle-blind`): the check run above does not see the reference
+  engine, so its pass is what a user with a new game gets; the reference engine only
+  scores the finished pages (**oracle**).
 - **oracle**: lockstep trajectories against the game's oracle that never disagreed;
   trajectory `run` draws with `random.Random(f"{seed}:oracle:{run}")`, moves from the
   oracle on even runs and from the engine on odd runs.
@@ -33,13 +38,28 @@ def pct(r: Ratio | None) -> str:
     return f"{r.num}/{r.den} {r.rate:.0%}"
 
 
+_ASSURANCE_WORDS = {
+    "reference": "pass (ref)",
+    "rulebook": "pass (rules)",
+    "fuzz_only": "pass (fuzz only)",
+    "none": "pass (nothing)",
+}
+
+
+def _check_cell(g: GameRecord) -> str:
+    """``pass (reference)``, ``pass (fuzz only)``, ...: a pass names what it rests on."""
+    if not g.check_passes:
+        return "FAIL"
+    return _ASSURANCE_WORDS.get(g.assurance, "pass")
+
+
 def _row(g: GameRecord) -> list[str]:
     runs = f"{g.runs.green}/{g.runs.runs} green, {g.runs.repairs} repairs" if g.runs else "-"
     cost = f"${g.runs.cost_usd:.4f}" if g.runs and g.runs.cost_usd is not None else "-"
     return [
         g.game,
         "yes" if g.compiles else "NO",
-        "pass" if g.check_passes else "FAIL",
+        _check_cell(g),
         pct(g.oracle.agreement) if g.oracle else "-",
         pct(g.golden),
         pct(g.coverage.sentences) if g.coverage else "-",

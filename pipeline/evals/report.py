@@ -98,6 +98,11 @@ class GameRecord(_Model):
     compile: str = ""
     """The compile stage's one-line summary (the first error when it failed)."""
     check_passes: bool = False
+    assurance: str = ""
+    """What the check's pass rests on: ``reference``, ``rulebook``, ``fuzz_only``, ``none``
+    (``failed`` when it did not pass); see :mod:`rulebook2game.check.evidence`."""
+    verdict: str = ""
+    """The check's verdict line (PASS or FAIL and what was verified)."""
     stages: dict[str, str] = Field(default_factory=dict)
     """Check stage -> ``status: summary``."""
     findings: list[str] = Field(default_factory=list)

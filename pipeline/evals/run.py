@@ -45,6 +45,7 @@ def suite_command(suite: Suite) -> str:
     words += ["--seed", str(s.seed), "--trajectories", str(s.trajectories)]
     words += ["--fuzz", str(s.fuzz), "--oracle-runs", str(s.oracle)]
     words += ["--mutants", "--max-mutants", str(s.max_mutants)] if s.mutants else []
+    words += ["--oracle-blind"] if s.oracle_blind else []
     return shlex.join(words)
 
 

@@ -44,6 +44,9 @@ class Settings(BaseModel):
     oracle: int = Field(default=50, ge=0)
     mutants: bool = False
     max_mutants: int = Field(default=40, ge=0)
+    oracle_blind: bool = False
+    """The check run does not see the reference engine (what a user with a new game
+    gets); the reference only scores the finished translation (oracle agreement)."""
 
 
 class SuiteFile(BaseModel):

@@ -1,0 +1,101 @@
+"""Coverage by sentence: rule sentences cited by pages, example sentences by scenarios.
+
+Which sentences are examples: a ledger entry whose ``kind`` is ``example`` (when the
+extraction classifies sentences), otherwise a sentence that opens as an example does
+("For example", "Example", "E.g.", "Say", "Suppose"). Examples are not counted as
+rules: pages need not cite them; scenarios should.
+
+The rule text is read as the checks read cited text (``rulebook.json``, else
+``rules.md``); a game directory with neither gets no sentence coverage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from rulebook2game.check.page_source import read_page_info
+from rulebook2game.check.report import SentenceCoverage
+from rulebook2game.check.scenarios import read_scenario, scenario_paths
+from rulebook2game.diff.rules import RuleText, Sentence
+from rulebook2game.errors import Rulebook2GameError
+
+EXAMPLE_KINDS = frozenset({"example"})
+_EXAMPLE_OPENING = re.compile(
+    r"^\W*(for example|for instance|example\b|examples\b|e\.\s?g\.|suppose\b|say\b)",
+    re.IGNORECASE,
+)
+
+
+def is_example(sentence: Sentence) -> bool:
+    """Whether ``sentence`` is a worked example (see the module docstring)."""
+    if sentence.kind in EXAMPLE_KINDS:
+        return True
+    return bool(_EXAMPLE_OPENING.match(sentence.text))
+
+
+def example_sentences(text: RuleText) -> tuple[Sentence, ...]:
+    """The example sentences of the rulebook, in reading order."""
+    return tuple(s for s in text.sentences if s.numbered and is_example(s))
+
+
+def rule_sentences(text: RuleText) -> tuple[Sentence, ...]:
+    """The sentences pages must cite: rules, examples excluded."""
+    return tuple(s for s in text.rule_sentences() if not is_example(s))
+
+
+def load_text(root: Path) -> RuleText | None:
+    """The rule text of a game directory from ``rulebook.json`` or ``rules.md``, if any."""
+    from rulebook2game.diff.rules import rule_text_from_json, rule_text_from_markdown
+
+    try:
+        if (root / "rulebook.json").is_file():
+            return rule_text_from_json(root / "rulebook.json")
+        if (root / "rules.md").is_file():
+            return rule_text_from_markdown(root / "rules.md")
+    except Rulebook2GameError:
+        return None
+    return None
+
+
+def page_cites(pages_dir: Path) -> list[str]:
+    """Every citation of every page header."""
+    return [c for p in sorted(pages_dir.glob("*.rl")) for c in read_page_info(p).sections]
+
+
+def scenario_cites(root: Path) -> list[str]:
+    """Every citation of every readable scenario."""
+    cites: list[str] = []
+    for path in scenario_paths(root):
+        try:
+            cites.extend(read_scenario(path).all_cites())
+        except Rulebook2GameError:
+            continue
+    return cites
+
+
+def coverage(text: RuleText, pages: Iterable[str], scenarios: Iterable[str]) -> SentenceCoverage:
+    """Which rule sentences the pages cite and which examples the scenarios cite."""
+    by_pages = text.covered(pages)
+    by_scenarios = text.covered(scenarios)
+    rules = rule_sentences(text)
+    examples = example_sentences(text)
+    return SentenceCoverage(
+        source=text.source,
+        rules=len(rules),
+        rules_cited=sum(s.id in by_pages for s in rules),
+        uncited=[s.id for s in rules if s.id not in by_pages],
+        examples=len(examples),
+        examples_covered=sum(s.id in by_scenarios for s in examples),
+        uncovered_examples=[s.id for s in examples if s.id not in by_scenarios],
+        texts={s.id: s.text for s in (*rules, *examples) if s.id not in by_pages | by_scenarios},
+    )
+
+
+def coverage_of(root: Path, pages_dir: Path) -> SentenceCoverage | None:
+    """Sentence coverage of a game directory, or ``None`` when it has no rule text."""
+    text = load_text(root)
+    if text is None or not text.sentences:
+        return None
+    return coverage(text, page_cites(pages_dir), scenario_cites(root))

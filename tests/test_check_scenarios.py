@@ -1,0 +1,197 @@
+"""Scenarios: the format, playing them on a real engine, the stage's findings and coverage."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.check.scenarios import (
+    Scenario,
+    parse_scenario,
+    read_scenario,
+    run_scenario,
+    scenario_toml,
+    write_scenario,
+)
+from rulebook2game.check.sentences import coverage, is_example
+from rulebook2game.diff.rules import RuleText, Sentence
+from rulebook2game.errors import BadInputError
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets.rl.compile import compile_workspace
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.workspace import Workspace, open_workspace
+
+ONE_ENDS_THE_TURN = """\
+# "On a 1, you lose the turn total ... Your turn ends and the other player's turn begins."
+description = "A 1 ends the turn"
+cites = ["4.2#3"]
+actions = ["roll()", "die(value=4)", "roll()", "die(value=1)"]
+
+[[expect]]
+after = 1
+player = "chance"
+[expect.chance]          # a long table may be written as a sub-table
+"die(value=1)" = 0.1667
+"die(value=2)" = 0.1667
+"die(value=3)" = 0.1667
+"die(value=4)" = 0.1667
+"die(value=5)" = 0.1667
+"die(value=6)" = 0.1667
+
+[[expect]]
+after = 2
+player = 0
+legal = ["hold()", "roll()"]
+
+[[expect]]
+player = 1
+allowed = ["hold()"]
+forbidden = ["die(value=1)"]
+terminal = false
+"""
+
+
+@pytest.fixture(scope="module")
+def pig(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    root = tmp_path_factory.mktemp("scen") / "pig"
+    skip = shutil.ignore_patterns("build", "reports", "scenarios")
+    shutil.copytree(CORPORA_DIR / "pig", root, ignore=skip)
+    return open_workspace(root)
+
+
+@pytest.fixture(scope="module")
+def engine(pig: Workspace) -> RlEngine:
+    build = compile_workspace(pig, optimized=False).require()
+    eng = RlEngine(build, game="pig")
+    yield eng  # type: ignore[misc]
+    eng.close()
+
+
+def _scenario(text: str) -> Scenario:
+    return parse_scenario(tomllib.loads(text), "<test>")
+
+
+def test_the_format_round_trips_through_toml(tmp_path: Path) -> None:
+    scenario = _scenario(ONE_ENDS_THE_TURN)
+    path = write_scenario(tmp_path, "one_ends_turn", scenario)
+    assert path == tmp_path / "scenarios" / "one_ends_turn.toml"
+    assert read_scenario(path) == scenario
+    assert tomllib.loads(scenario_toml(scenario))["cites"] == ["4.2#3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('actions = ["roll()"]\n', "cites"),
+        ('cites = ["1#1"]\nactions = ["roll("]\n', "actions"),
+        ('cites = ["1#1"]\n[[expect]]\nafter = 3\n', "after 3"),
+        ('cites = ["1#1"]\n[[expect]]\nwhatever = 1\n', "whatever"),
+    ],
+)
+def test_bad_scenarios_are_bad_input_naming_the_problem(text: str, problem: str) -> None:
+    with pytest.raises(BadInputError, match=problem):
+        _scenario(text)
+    with pytest.raises(BadInputError):
+        write_scenario(Path("/nonexistent"), "../up", _scenario('cites = ["1#1"]\n'))
+
+
+def test_a_correct_scenario_passes_on_the_corpus_pages(engine: RlEngine) -> None:
+    run = run_scenario(engine, _scenario(ONE_ENDS_THE_TURN))
+    assert run.failure is None and run.steps == 4
+
+
+def test_each_kind_of_expectation_can_fail(engine: RlEngine) -> None:
+    cases = {
+        "player": "player = 1\n",
+        "legal": 'legal = ["hold()"]\n',
+        "allowed": 'allowed = ["die(value=1)"]\n',
+        "forbidden": 'forbidden = ["roll()"]\n',
+        "chance": 'chance = { "die(value=1)" = 1.0 }\n',
+        "terminal": "terminal = true\n",
+        "returns": "returns = [1.0, -1.0]\n",
+    }
+    for what, line in cases.items():
+        text = f'cites = ["4.1#1"]\nactions = ["roll()", "die(value=3)"]\n[[expect]]\n{line}'
+        failure = run_scenario(engine, _scenario(text)).failure
+        assert failure is not None, what
+        assert failure.what == what and failure.after == 2
+        assert failure.position  # the rendered position where it showed
+    illegal = _scenario('cites = ["4.1#1"]\nactions = ["die(value=3)"]\n')
+    failure = run_scenario(engine, illegal).failure
+    assert failure is not None and failure.what == "illegal" and failure.after == 0
+
+
+def test_the_stage_reports_a_mistranslation_with_scenario_step_pages_and_example(
+    pig: Workspace, tmp_path: Path
+) -> None:
+    root = tmp_path / "pig"
+    shutil.copytree(pig.root, root, ignore=shutil.ignore_patterns("build", "reports"))
+    ws = open_workspace(root)
+    write_scenario(root, "one_ends_turn", _scenario(ONE_ENDS_THE_TURN))
+    options = {"fuzz": 0, "oracle": 0}
+    report = run_check(ws, ALL_STAGES, options=options)
+    stage = report.stage("scenarios")
+    assert stage is not None and stage.status == "ok" and stage.stats["scenarios"] == 1
+    assert report.ok
+
+    # The scenario now expects what a translation that forgets "your turn ends" does.
+    wrong = ONE_ENDS_THE_TURN.replace("player = 1\n", "player = 0\n")
+    write_scenario(root, "one_ends_turn", _scenario(wrong))
+    report = run_check(ws, ALL_STAGES, options=options)
+    assert not report.ok
+    (finding,) = report.findings
+    assert finding.kind == "scenario" and finding.stage == "scenarios"
+    assert finding.message.startswith("one_ends_turn: after 4 action(s): player")
+    assert finding.step == 4
+    assert finding.sections[0].id == "4.2#3"
+    assert "lose the turn total" in finding.sections[0].text
+    assert finding.pages, "the pages involved are named"
+    assert finding.position
+    assert finding.counterexample is not None and len(finding.counterexample) == 4
+
+
+def test_sentence_coverage_counts_examples_by_scenario() -> None:
+    text = RuleText(
+        "rules.md",
+        {},
+        (
+            Sentence("1#1", "1", "paragraph", "Roll the die."),
+            Sentence("1#2", "1", "paragraph", "For example, a 3 adds 3 to the turn total."),
+            Sentence("1#3", "1", "example", "Ann rolls 4 and holds."),
+            Sentence("2#1", "2", "paragraph", "The first to 100 wins."),
+        ),
+    )
+    assert is_example(text.sentences[1]) and is_example(text.sentences[2])
+    cov = coverage(text, pages=["1#1"], scenarios=["1#2"])
+    assert (cov.rules, cov.rules_cited, cov.uncited) == (2, 1, ["2#1"])
+    assert (cov.examples, cov.examples_covered, cov.uncovered_examples) == (2, 1, ["1#3"])
+    assert cov.texts["2#1"] == "The first to 100 wins."
+
+
+def test_an_example_that_starts_mid_game_plays_from_its_setup(engine: RlEngine) -> None:
+    from rulebook2game.check.position import view_position
+
+    view = view_position(engine, ["roll()", "die(value=4)"])
+    assert "turn_total: 4" in view.serialized
+    # "With 95 points, a 5 brings you to 100: you must hold" (rules 4.4).
+    start = view.serialized.replace("scores: [0, 0]", "scores: [95, 0]").replace(
+        "turn_total: 4", "turn_total: 0"
+    )
+    text = 'cites = ["4.4#1"]\nactions = ["roll()", "die(value=5)"]\n'
+    text += '[[expect]]\nafter = 0\nlegal = ["hold()", "roll()"]\n'
+    text += '[[expect]]\nlegal = ["hold()"]\n'
+    text += f"[setup]\nstate = {json.dumps(start)}\n"
+    scenario = _scenario(text)
+    assert run_scenario(engine, scenario).failure is None
+    wrong = _scenario(text.replace('legal = ["hold()"]', 'legal = ["hold()", "roll()"]'))
+    failure = run_scenario(engine, wrong).failure
+    assert failure is not None and failure.what == "legal" and failure.after == 2
+    broken = _scenario(text.replace(json.dumps(start), '"{not a state"'))
+    failure = run_scenario(engine, broken).failure
+    assert failure is not None and failure.what == "setup"
+    assert view_position(engine, ["roll()"], start).player == -1
