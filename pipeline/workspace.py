@@ -193,9 +193,16 @@ class Workspace:
         path = self.root / "interface.toml"
         return load_interface(path) if path.exists() else None
 
+    @property
+    def page_suffix(self) -> str:
+        """Suffix of a page file (``.rl``), fixed by the target ``game.toml`` names."""
+        from rulebook2game.targets import page_suffix_for
+
+        return page_suffix_for(self.root)
+
     def pages(self) -> list[Path]:
         """The rule pages, sorted by name."""
-        return sorted(self.pages_dir.glob("*.rl"))
+        return sorted(self.pages_dir.glob(f"*{self.page_suffix}"))
 
     def traces(self) -> list[Path]:
         """The golden traces, sorted by name."""

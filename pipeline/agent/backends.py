@@ -47,18 +47,21 @@ def load_rulebook_view(path: Path) -> Rulebook:
     return load_rulebook(path)
 
 
-class RlCompiler:
-    """:class:`~rulebook2game.agent.toolbox.Compiler` of the ``rl`` target (checked build)."""
+class TargetCompiler:
+    """:class:`~rulebook2game.agent.toolbox.Compiler` of one target (checked build)."""
+
+    def __init__(self, target: str) -> None:
+        from rulebook2game.targets import get_target
+
+        self.target = get_target(target)
 
     def compile(self, workspace: Workspace) -> CompileReport:
-        from rulebook2game.targets.rl.compile import compile_workspace
-        from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
-
-        result = compile_workspace(workspace)
+        result = self.target.compile(workspace)
         if result.ok:
             return CompileReport(True)
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, (*lines, f"({ONE_ERROR_NOTE})"))
+        note = self.target.one_error_note
+        return CompileReport(False, (*lines, f"({note})") if note else tuple(lines))
 
 
 def _trace_text(record: FindingRecord) -> str:
@@ -126,7 +129,5 @@ class PipelineChecker:
 
 
 def real_toolbox(rulebook: RulebookView, target: str) -> Toolbox:
-    """The toolbox of ``target`` (only ``rl`` so far)."""
-    if target != "rl":
-        raise WorkspaceError(f"unknown target {target!r} (known: rl)")
-    return Toolbox(rulebook, RlCompiler(), PipelineChecker())
+    """The toolbox of ``target`` (raises :class:`WorkspaceError` for an unknown one)."""
+    return Toolbox(rulebook, TargetCompiler(target), PipelineChecker())

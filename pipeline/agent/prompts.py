@@ -10,7 +10,7 @@ from typing import Any
 import jinja2
 
 from rulebook2game.errors import WorkspaceError
-from rulebook2game.resources import PROMPTS_DIR, TARGETS_DIR
+from rulebook2game.resources import PROMPTS_DIR
 
 
 @lru_cache(maxsize=4)
@@ -59,7 +59,9 @@ class PromptContext:
 
 def target_reference(target: str) -> str:
     """The language notes of a target, which every prompt includes."""
-    path = TARGETS_DIR / target / "reference.md"
+    from rulebook2game.targets import get_target
+
+    path = get_target(target).reference
     try:
         return path.read_text(encoding="utf-8")
     except OSError:

@@ -28,6 +28,7 @@ from typing import Any
 from rulebook2game.actions import parse_action
 from rulebook2game.check.page_source import PageInfo, read_page_info
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.targets import page_suffix_for
 from rulebook2game.trace import Trace
 
 # Kinds of findings, by stage.
@@ -74,7 +75,7 @@ KINDS = (
     ORACLE_RETURNS,
 )
 
-_LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")
+_LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.(?:rl|page)):(\d+)(?::\d+)?")
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,8 @@ class PageIndex:
         The text comes from ``rulebook_json`` (default: ``rulebook.json`` next to
         ``pages/``), else from ``rules.md`` there; without either, ids only.
         """
-        infos = [read_page_info(p) for p in sorted(pages_dir.glob("*.rl"))]
+        suffix = page_suffix_for(pages_dir.parent)
+        infos = [read_page_info(p) for p in sorted(pages_dir.glob(f"*{suffix}"))]
         cites = {sid for info in infos for sid in info.sections}
         return cls(infos, cited_sections(pages_dir.parent, cites, rulebook_json))
 

@@ -20,11 +20,9 @@ from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageInd
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
 from rulebook2game.engine import Engine
-from rulebook2game.errors import Rulebook2GameError, TraceFormatError
-from rulebook2game.targets.rl.compile import compile_workspace
-from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
-from rulebook2game.targets.rl.engine import RlEngine
-from rulebook2game.targets.rl.worker import WorkerLimits
+from rulebook2game.errors import TraceFormatError
+from rulebook2game.targets import get_target
+from rulebook2game.targets.base import compile_and_start
 from rulebook2game.trace import Trace, TraceEnd, read_trace
 from rulebook2game.workspace import GameConfig, Workspace
 
@@ -85,12 +83,15 @@ def _result(name: str, status: str, started: float, summary: str, **stats: Any) 
 def compile_stage(ctx: CheckContext) -> StageOutcome:
     """Compile the pages (checked build) and start the engine on them."""
     started = time.perf_counter()
-    if ctx.config.target != "rl":
+    timeout = ctx.options.get("request_timeout")
+    made = compile_and_start(
+        ctx.workspace, request_timeout=None if timeout is None else float(timeout)
+    )
+    result = made.compiled
+    if result is None or (result.ok and made.engine is None):
         ctx.compile_failed = True
-        summary = f"unknown target {ctx.config.target!r} (only rl is supported)"
-        return StageOutcome(_result("compile", "error", started, summary))
-    result = compile_workspace(ctx.workspace, optimized=False)
-    if result.build is None:
+        return StageOutcome(_result("compile", "error", started, made.error or "no engine"))
+    if made.engine is None:
         ctx.compile_failed = True
         findings = tuple(
             ctx.index.locate(
@@ -101,16 +102,21 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             for d in result.diagnostics
         )
         rendered = [str(d) for d in result.diagnostics]
-        summary = f"{result.summary()} ({ONE_ERROR_NOTE})"
+        note = get_target(ctx.config.target).one_error_note
+        summary = f"{result.summary()} ({note})" if note else result.summary()
         return StageOutcome(
-            _result("compile", "failed", started, summary, diagnostics=rendered, complete=False),
+            _result(
+                "compile",
+                "failed",
+                started,
+                summary,
+                diagnostics=rendered,
+                complete=note is None,
+            ),
             findings,
         )
-    try:
-        ctx.engine = RlEngine(result.build, game=ctx.config.name, limits=_limits(ctx.options))
-    except Rulebook2GameError as exc:
-        ctx.compile_failed = True
-        return StageOutcome(_result("compile", "error", started, f"engine did not start: {exc}"))
+    ctx.engine = made.engine
+    build = result.build
     return StageOutcome(
         _result(
             "compile",
@@ -118,17 +124,9 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             started,
             result.summary(),
             cached=result.cached,
-            build=str(result.build.directory),
+            build=str(build.directory) if build is not None else "",
         )
     )
-
-
-def _limits(options: dict[str, Any]) -> WorkerLimits | None:
-    """Worker limits from the ``request_timeout`` option (seconds per request), if given."""
-    timeout = options.get("request_timeout")
-    if timeout is None:
-        return None
-    return WorkerLimits(cpu_seconds=float(timeout), wall_seconds=2.0 * float(timeout))
 
 
 def replay_stage(ctx: CheckContext) -> StageOutcome:

@@ -42,7 +42,7 @@ def tool_command(
         if content_file is not None:
             arguments = _with_content(arguments, content_file)
         toolbox = real_toolbox(load_rulebook_view(ws.rulebook_json), config.target)
-        runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir))
+        runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir, suffix=ws.page_suffix))
         outcome = runner.run(ToolCall("cli", name, arguments))
         target = err_console if outcome.effect == "retry" else console
         target.out(outcome.content, end="", highlight=False)

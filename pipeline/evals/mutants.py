@@ -37,7 +37,7 @@ from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.evals.mutant_report import write_mutant_report
 from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
-from rulebook2game.targets.rl.compile import check_syntax
+from rulebook2game.targets import get_target
 from rulebook2game.trace import read_trace
 from rulebook2game.workspace import open_workspace
 
@@ -222,7 +222,7 @@ def check_mutant(game_dir: Path, mutant: Mutant, profile: Profile) -> MutantOutc
     dest = game_dir / "build" / "mutants" / safe
     try:
         ws = open_workspace(materialize(game_dir, mutant, dest))
-        syntax = check_syntax(ws)
+        syntax = get_target(ws.config().target).check_syntax(ws)
         if not syntax.ok:
             return _outcome(mutant, NOT_COMPILED, started, finding=syntax.summary())
         return _run_checks(ws, mutant, profile, started)

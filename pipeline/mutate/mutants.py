@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebook2game.mutate.operators import OPERATORS, Edit
 from rulebook2game.mutate.source import PageSource
+from rulebook2game.targets import page_suffix_for
 
 PRESENTATION_ONLY = frozenset({"pretty_print"})
 """Definitions not mutated: rendering is not a rule, and no check compares it.
@@ -154,7 +155,8 @@ def enumerate_mutants(
 
 def read_pages(pages_dir: Path) -> dict[str, str]:
     """The pages of a game directory by name (file stem)."""
-    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob("*.rl"))}
+    suffix = page_suffix_for(pages_dir.parent)
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob(f"*{suffix}"))}
 
 
 GAME_FILES = ("game.toml", "interface.toml", "rulebook.json")
@@ -176,9 +178,10 @@ def materialize(game_dir: Path, mutant: Mutant, dest: Path) -> Path:
     for name in GAME_DIRS:
         if (game_dir / name).is_dir():
             shutil.copytree(game_dir / name, dest / name)
-    for page in sorted((game_dir / "pages").glob("*.rl")):
+    suffix = page_suffix_for(game_dir)
+    for page in sorted((game_dir / "pages").glob(f"*{suffix}")):
         shutil.copy2(page, dest / "pages" / page.name)
-    (dest / "pages" / f"{mutant.page}.rl").write_text(mutant.source, encoding="utf-8")
+    (dest / "pages" / f"{mutant.page}{suffix}").write_text(mutant.source, encoding="utf-8")
     return dest
 
 
