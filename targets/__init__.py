@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 _REGISTRY: dict[str, str] = {
     "rl": "rulebook2game.targets.rl.target",
+    "rulepage": "rulebook2game.targets.rulepage.target",
 }
 """Target name -> module holding its ``TARGET``."""
 
