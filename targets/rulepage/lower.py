@@ -30,6 +30,8 @@ FOLLOW_BOUND = 10_000
 """Most reductions (the action and its follow-ups) one action may cause."""
 AUTO_BOUND = 1_000
 """Most rounds of auto rules after one reduction."""
+STACK_SIZE = 16
+"""Most follow-up actions pending at once."""
 TIERS = {"ordinary": 0, "chance": 1, "priority": 2}
 
 _FOLLOW = re.compile(r"^follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$")
@@ -346,6 +348,18 @@ class Composer:
             o.line(f"    step.args[{i}] = a{i}")
         o.line("    return step")
         o.line("")
+        o.line("cls R2gpSteps:")
+        o.line(f"    R2gpStep[{STACK_SIZE}] items")
+        o.line("    Int size")
+        o.line("")
+        o.line("    fun append(R2gpStep step):")
+        o.line(
+            f'        assert(self.size < {STACK_SIZE}, "more than {STACK_SIZE} follow-up actions '
+            'are pending at once")'
+        )
+        o.line("        self.items[self.size] = step")
+        o.line("        self.size = self.size + 1")
+        o.line("")
 
     def _setup(self) -> None:
         o = self.out
@@ -465,12 +479,12 @@ class Composer:
                 ref = reducer.action
                 o.line(
                     f"fun r2gp_on__{page.name}__{ref.name}(State g, "
-                    f"Vector<R2gpStep> r2gp_out{self._params(ref)}):",
+                    f"R2gpSteps r2gp_out{self._params(ref)}):",
                     self._origin(ref.at),
                 )
                 self._block("    ", reducer.body, follow=True)
                 o.line("")
-        o.line("fun r2gp_reduce(State g, R2gpStep step, Vector<R2gpStep> r2gp_out):")
+        o.line("fun r2gp_reduce(State g, R2gpStep step, R2gpSteps r2gp_out):")
         for kind in self.kinds.values():
             chain = self._chain(kind.name)
             if not chain:
@@ -492,6 +506,10 @@ class Composer:
             self._block("    ", auto.body)
             o.line("")
         o.line("fun r2gp_settle(State g):")
+        if not autos:
+            o.line("    return")
+            o.line("")
+            return
         o.line("    let rounds = 0")
         o.line("    let fired = true")
         o.line("    while fired:")
@@ -511,19 +529,22 @@ class Composer:
     def _apply(self) -> None:
         o = self.out
         o.line("fun r2gp_apply(State g, R2gpStep first):")
-        o.line("    let stack : Vector<R2gpStep>")
-        o.line("    let out : Vector<R2gpStep>")
-        o.line("    stack.append(first)")
+        o.line("    let out : R2gpSteps")
+        o.line("    r2gp_reduce(g, first, out)")
+        o.line("    r2gp_settle(g)")
+        o.line("    if out.size == 0:")
+        o.line("        return")
+        o.line("    let stack : R2gpSteps")
         o.line("    let count = 0")
-        o.line("    while stack.size() > 0:")
-        o.line("        let step = stack.pop()")
-        o.line("        out.clear()")
-        o.line("        r2gp_reduce(g, step, out)")
+        o.line("    while true:")
+        o.line("        while out.size > 0:")
+        o.line("            out.size = out.size - 1")
+        o.line("            stack.append(out.items[out.size])")
+        o.line("        if stack.size == 0:")
+        o.line("            return")
+        o.line("        stack.size = stack.size - 1")
+        o.line("        r2gp_reduce(g, stack.items[stack.size], out)")
         o.line("        r2gp_settle(g)")
-        o.line("        let i = out.size() - 1")
-        o.line("        while i >= 0:")
-        o.line("            stack.append(out[i])")
-        o.line("            i = i - 1")
         o.line("        count = count + 1")
         o.line(
             '        assert(count < R2GP_FOLLOW_BOUND, "follow-up actions did not end: a '
