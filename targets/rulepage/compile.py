@@ -95,7 +95,13 @@ def problem_diagnostic(root: Path, problem: PageProblem) -> Diagnostic:
     """A page problem as a diagnostic (with the offending source line)."""
     at = problem.at
     return Diagnostic(
-        at.file, at.line, at.column, problem.message, "error", (), _source_line(root, at.file, at.line)
+        at.file,
+        at.line,
+        at.column,
+        problem.message,
+        "error",
+        (),
+        _source_line(root, at.file, at.line),
     )
 
 
@@ -121,7 +127,9 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
     """The generated program of ``ws``'s pages, or the diagnostics that prevent it."""
     pages = read_pages(ws)
     if not pages:
-        return [Diagnostic("pages", 0, 0, f"no rule pages: write at least one pages/NAME{PAGE_SUFFIX}")]
+        return [
+            Diagnostic("pages", 0, 0, f"no rule pages: write at least one pages/NAME{PAGE_SUFFIX}")
+        ]
     try:
         interface = ws.interface()
         players = ws.config().players
@@ -162,7 +170,9 @@ def compile_pages(ws: Workspace, optimized: bool = False) -> RulePageCompile:
     ws = Workspace(ws.root.resolve())
     lowered = lower_workspace(ws)
     if isinstance(lowered, list):
-        return RulePageCompile(False, optimized, tuple(lowered), seconds=time.perf_counter() - started)
+        return RulePageCompile(
+            False, optimized, tuple(lowered), seconds=time.perf_counter() - started
+        )
     generated = _generated_workspace(ws, lowered)
     return _finish(ws, lowered, compile_workspace(generated, optimized=optimized), started)
 

@@ -422,9 +422,15 @@ class Composer:
                 ref = offer.action
                 name = f"r2gp_offer__{page.name}__{index}"
                 o.line(f"fun {name}(State g{self._params(ref)}) -> Bool:", self._origin(ref.at))
-                for cond in (page.when, offer.condition):
-                    if cond is not None:
-                        o.user("    if !(", cond.text + "):", cond.at.file, cond.at.line, cond.at.column)
+                for when in (page.when, offer.condition):
+                    if when is not None:
+                        o.user(
+                            "    if !(",
+                            when.text + "):",
+                            when.at.file,
+                            when.at.line,
+                            when.at.column,
+                        )
                         o.line("        return false")
                 args = "".join(f", {p}" for p in ref.params)
                 for bond in page.bonds:
@@ -492,7 +498,10 @@ class Composer:
             o.line(f"    if step.kind == {kind.number}:", self._origin(chain[0][1].at))
             args = "".join(f", step.args[{i}]" for i in range(kind.arity))
             for page, ref in chain:
-                o.line(f"        r2gp_on__{page.name}__{ref.name}(g, r2gp_out{args})", self._origin(ref.at))
+                o.line(
+                    f"        r2gp_on__{page.name}__{ref.name}(g, r2gp_out{args})",
+                    self._origin(ref.at),
+                )
             o.line("        return")
         o.line("    return")
         o.line("")
@@ -563,9 +572,7 @@ class Composer:
         o.line("        actions:")
         for spec in self.interface.actions:
             kind = self.kinds[spec.name]
-            args = ", ".join(
-                f"BInt<{a.min}, {(a.max or 0) + 1}> {a.name}" for a in spec.args
-            )
+            args = ", ".join(f"BInt<{a.min}, {(a.max or 0) + 1}> {a.name}" for a in spec.args)
             values = [f"{a.name}.value" for a in spec.args]
             cond = ", ".join(["g", *values])
             step = ", ".join([str(kind.number), *values, *(["0"] * (self.width - len(values)))])
@@ -608,7 +615,9 @@ class Composer:
         o.line("    r2gp_show(game.g)")
 
 
-def compose(pages: Sequence[Page], interface: Interface, players: int) -> Lowered | list[PageProblem]:
+def compose(
+    pages: Sequence[Page], interface: Interface, players: int
+) -> Lowered | list[PageProblem]:
     """The lowered program, or every composition problem found."""
     composer = Composer(pages, interface, players)
     problems = composer.check()

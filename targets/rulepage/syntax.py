@@ -229,7 +229,9 @@ def parse_page(name: str, file: str, source: str) -> Page:
             i += 1
             continue
         if _indent(raw) > 0:
-            problems.append(PageProblem(here, "indented line outside a block (a clause ends with ':')"))
+            problems.append(
+                PageProblem(here, "indented line outside a block (a clause ends with ':')")
+            )
             i += 1
             continue
         kind, match = next(
@@ -261,7 +263,9 @@ def parse_page(name: str, file: str, source: str) -> Page:
         elif kind == "bonds":
             start = match.start(1)
             for part in re.finditer(r"[^,⊕\s]+", match.group(1)):
-                lists["bonds"].append(Bond(part.group(0), Span(file, number, start + part.start() + 1)))
+                lists["bonds"].append(
+                    Bond(part.group(0), Span(file, number, start + part.start() + 1))
+                )
         elif kind in ("offer", "require", "on"):
             ref = ActionRef(match.group(1), _params(match.group(2)), here)
             if kind == "offer":

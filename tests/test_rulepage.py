@@ -1,0 +1,275 @@
+"""The RulePage target: composition rules, source maps, semantics, and the gold pages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.engine import CHANCE
+from rulebook2game.errors import EngineFault
+from rulebook2game.regress import RegressSettings, regress
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets import get_target
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.workspace import Workspace, open_workspace
+
+GOLD = CORPORA_DIR / "rulepage"
+REFERENCE = get_target("rulepage").reference
+
+COUNTER_INTERFACE = """
+[[actions]]
+name = "add"
+args = [{ name = "n", min = 1, max = 2 }]
+
+[[actions]]
+name = "stop"
+
+[[actions]]
+name = "coin"
+args = [{ name = "side", min = 0, max = 1 }]
+
+[chance]
+actions = ["coin"]
+"""
+
+BASE = {
+    "state": """# page: state
+# implements: 1
+# The running total.
+
+state:
+    Int total
+    Int player
+    Bool stopped
+    Bool tossing
+    Int side
+
+player: g.player
+
+end when g.stopped
+
+returns(p): float(g.total)
+""",
+    "play": """# page: play
+# implements: 2
+# Add one or two, or stop.
+
+offer add(n) when g.total < 10
+offer stop()
+
+on add(n):
+    g.total = g.total + n
+
+on stop():
+    g.stopped = true
+""",
+}
+
+
+def _game(root: Path, pages: dict[str, str], players: int = 1) -> Workspace:
+    (root / "pages").mkdir(parents=True)
+    (root / "game.toml").write_text(f'name = "counter"\nplayers = {players}\ntarget = "rulepage"\n')
+    (root / "interface.toml").write_text(COUNTER_INTERFACE)
+    for name, text in pages.items():
+        (root / "pages" / f"{name}.page").write_text(text)
+    return open_workspace(root)
+
+
+def _line(ws: Workspace, page: str, needle: str) -> int:
+    lines = (ws.pages_dir / f"{page}.page").read_text().splitlines()
+    return next(i for i, text in enumerate(lines, 1) if needle in text)
+
+
+def _play(ws: Workspace, actions: list[str]) -> tuple[list[str], list[float]]:
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.initial()
+        for action in actions:
+            state = engine.apply(state, action)
+        legal = [] if engine.is_terminal(state) else engine.legal_actions(state)
+        return legal, engine.returns(state)
+
+
+def test_offers_and_owners_run_a_game(tmp_path: Path) -> None:
+    ws = _game(tmp_path / "g", BASE)
+    legal, _ = _play(ws, [])
+    assert legal == ["add(n=1)", "add(n=2)", "stop()"]
+    legal, returns = _play(ws, ["add(n=2)", "add(n=1)", "stop()"])
+    assert legal == [] and returns == [3.0]
+
+
+def test_two_owners_are_an_error_on_both_pages(tmp_path: Path) -> None:
+    pages = dict(BASE, extra="# page: extra\n# implements: 3\n# x\n\non stop():\n    g.total = 0\n")
+    ws = _game(tmp_path / "g", pages)
+    result = get_target("rulepage").compile(ws)
+    assert not result.ok
+    where = {d.location for d in result.diagnostics if "two pages reduce `stop`" in d.message}
+    assert where == {
+        f"pages/extra.page:{_line(ws, 'extra', 'on stop')}:1",
+        f"pages/play.page:{_line(ws, 'play', 'on stop')}:1",
+    }
+
+
+def test_an_rlc_error_is_reported_at_the_page_line_and_column(tmp_path: Path) -> None:
+    play = BASE["play"].replace("g.total = g.total + n", "g.total = g.totl + n")
+    ws = _game(tmp_path / "g", dict(BASE, play=play))
+    with compile_and_start(ws) as made:
+        assert made.compile_failed and made.compiled is not None
+        first = made.compiled.diagnostics[0]
+    line = _line(ws, "play", "g.totl")
+    column = play.splitlines()[line - 1].index("g.totl") + 1
+    assert first.file == "pages/play.page" and first.line == line
+    assert abs(first.location.count(":") - 2) == 0 and "totl" in str(first)
+    assert column - 2 <= int(first.location.rsplit(":", 1)[1]) <= column + 6
+
+
+def test_a_runtime_fault_is_reported_at_the_page_line(tmp_path: Path) -> None:
+    state = BASE["state"].replace("    Int side\n", "    Int side\n    Int[2] slots\n")
+    play = BASE["play"].replace(
+        "    g.total = g.total + n\n", "    g.total = g.total + n\n    g.slots[g.total] = 1\n"
+    )
+    ws = _game(tmp_path / "g", dict(BASE, state=state, play=play))
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        with pytest.raises(EngineFault) as fault:
+            engine.apply(engine.apply(engine.initial(), "add(n=1)"), "add(n=2)")
+    line = _line(ws, "play", "g.slots[g.total]")
+    assert f"pages/play.page:{line}" in str(fault.value)
+    assert "generated.rl" not in str(fault.value)
+
+
+BONDED = {
+    "double": "# page: double\n# implements: 4\n# x\n\nmodifier\n\non stop():\n"
+    "    g.total = g.total * 2\n",
+    "plus_one": "# page: plus_one\n# implements: 5\n# x\n\nmodifier\n\non stop():\n"
+    "    g.total = g.total + 1\n",
+    "small_only": "# page: small_only\n# implements: 6\n# x\n\nmodifier\n\n"
+    "require add(n) when n == 1 or g.total > 0\n",
+}
+
+
+@pytest.mark.parametrize(("order", "total"), [("double, plus_one", 5.0), ("plus_one, double", 6.0)])
+def test_bonded_steps_run_after_the_owner_in_bond_order(
+    tmp_path: Path, order: str, total: float
+) -> None:
+    play = BASE["play"].replace("offer stop()\n", f"offer stop()\nbonds small_only, {order}\n")
+    ws = _game(tmp_path / "g", {**BASE, **BONDED, "play": play})
+    legal, _ = _play(ws, [])
+    assert legal == ["add(n=1)", "stop()"]  # small_only's require narrows the offer
+    _, returns = _play(ws, ["add(n=1)", "add(n=1)", "stop()"])
+    assert returns == [total]
+
+
+def test_a_modifier_bonded_nowhere_is_an_error(tmp_path: Path) -> None:
+    ws = _game(tmp_path / "g", {**BASE, "double": BONDED["double"]})
+    result = get_target("rulepage").compile(ws)
+    assert any("bonded to no page" in d.message for d in result.diagnostics)
+    assert all(d.file == "pages/double.page" for d in result.diagnostics)
+
+
+def test_follow_ups_auto_rules_chance_and_priority(tmp_path: Path) -> None:
+    play = BASE["play"].replace(
+        "    g.total = g.total + n\n", "    g.total = g.total + n\n    follow bump(n)\n"
+    )
+    extra = """# page: extra
+# implements: 7
+# An event, an auto rule, a coin, and a priority stop.
+
+state:
+    Int bumps
+    Bool big
+
+on bump(k):
+    g.bumps = g.bumps + k
+
+auto when !g.big and g.total >= 4:
+    g.big = true
+    g.tossing = true
+
+chance when g.tossing
+offer coin(side)
+on coin(side):
+    g.tossing = false
+    g.side = side
+"""
+    rush = """# page: rush
+# implements: 8
+# Once a coin came up 1 the only move is to stop.
+
+priority when g.side == 1
+offer stop()
+"""
+    ws = _game(tmp_path / "g", {**BASE, "play": play, "extra": extra})
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.apply(engine.apply(engine.initial(), "add(n=2)"), "add(n=2)")
+        assert engine.current_player(state) == CHANCE
+        assert engine.chance_outcomes(state) == [("coin(side=0)", 0.5), ("coin(side=1)", 0.5)]
+        after = engine.apply(state, "coin(side=1)")
+        assert engine.current_player(after) == 0
+        assert "bumps: 4" in engine.serialize(after)
+    # the priority page pre-empts the ordinary offers while its condition holds
+    play_without_stop_offer = play.replace("offer stop()\n", "offer stop() when g.total < 0\n")
+    ws3 = _game(
+        tmp_path / "g3",
+        {**BASE, "play": play_without_stop_offer, "extra": extra, "rush": rush},
+    )
+    legal, _ = _play(ws3, ["add(n=2)", "add(n=2)", "coin(side=1)"])
+    assert legal == ["stop()"]
+    legal, _ = _play(ws3, ["add(n=2)", "add(n=2)", "coin(side=0)"])
+    assert legal == ["add(n=1)", "add(n=2)"]
+
+
+def test_an_auto_rule_that_never_settles_is_a_fault_at_its_page(tmp_path: Path) -> None:
+    loop = "# page: loop\n# implements: 9\n# x\n\nauto when g.total > 2:\n    g.side = g.side + 1\n"
+    ws = _game(tmp_path / "g", {**BASE, "loop": loop})
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        with pytest.raises(EngineFault) as fault:
+            engine.apply(engine.apply(engine.initial(), "add(n=2)"), "add(n=2)")
+    assert "auto rules did not settle" in str(fault.value)
+    assert "pages/loop.page:" in str(fault.value)
+
+
+def test_gold_tic_tac_toe_passes_every_check() -> None:
+    report = run_check(open_workspace(GOLD / "tic_tac_toe"), ALL_STAGES, options={"fuzz": 200})
+    assert report.ok, [f.message for f in report.findings]
+    assert {s.name for s in report.stages} == {"compile", "fuzz", "replay", "oracle"}
+
+
+@pytest.mark.slow
+def test_every_gold_rulepage_game_passes_regress() -> None:
+    result = regress(GOLD, RegressSettings(seed=0, fuzz_playouts=50, oracle_trajectories=10))
+    assert {g.game for g in result.games} >= {"tic_tac_toe", "connect_four", "pig", "breakthrough"}
+    assert result.ok, [g.first_finding for g in result.games if not g.ok]
+
+
+def _reference_pages() -> dict[str, str]:
+    blocks = re.findall(r"^```text\n(.*?)^```", REFERENCE.read_text(), re.MULTILINE | re.DOTALL)
+    pages = {}
+    for block in blocks:
+        match = re.match(r"# page: (\w+)\n# implements:", block)
+        if match:
+            pages[match.group(1)] = block
+    return pages
+
+
+def test_the_worked_example_of_the_notes_is_pig(tmp_path: Path) -> None:
+    pages = _reference_pages()
+    assert set(pages) == {"setup", "turn", "enough_to_win", "die", "end"}
+    root = tmp_path / "pig"
+    shutil.copytree(GOLD / "pig", root, symlinks=False, ignore=shutil.ignore_patterns("build"))
+    for page in (root / "pages").iterdir():
+        page.unlink()
+    for name, text in pages.items():
+        (root / "pages" / f"{name}.page").write_text(text)
+    report = run_check(open_workspace(root), ALL_STAGES, options={"fuzz": 100, "oracle": 20})
+    assert report.ok, [f.message for f in report.findings]
