@@ -152,6 +152,11 @@ class Target(Protocol):
         """Mutation operators for this target's own constructs, added to the common ones."""
         ...
 
+    @property
+    def presentation(self) -> frozenset[str]:
+        """Definitions or block clauses that only draw the state (never mutated)."""
+        ...
+
     def compile(self, ws: Workspace, *, optimized: bool = False) -> TargetCompile:
         """Compile ``ws``'s pages (checked build unless ``optimized``), reusing a cached build."""
         ...

@@ -37,6 +37,7 @@ from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.evals.mutant_report import write_mutant_report
 from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
+from rulebook2game.mutate.mutants import PRESENTATION_ONLY
 from rulebook2game.targets import get_target
 from rulebook2game.trace import read_trace
 from rulebook2game.workspace import open_workspace
@@ -255,10 +256,15 @@ def _run_checks(ws: Any, mutant: Mutant, profile: Profile, started: float) -> Mu
 
 def select_mutants(game_dir: Path, max_mutants: int | None, seed: int) -> tuple[list[Mutant], int]:
     """The mutants to run (a seeded sample when capped) and how many there are in all."""
-    every = enumerate_mutants(read_pages(game_dir / "pages"))
+    pages = read_pages(game_dir / "pages")
+    target = get_target(open_workspace(game_dir).config().target)
+    extra = dict(target.mutation_operators)
+    skip = PRESENTATION_ONLY | target.presentation
+    every = enumerate_mutants(pages, extra=extra, skip=skip)
     if max_mutants is None or max_mutants <= 0 or max_mutants >= len(every):
         return every, len(every)
-    return enumerate_mutants(read_pages(game_dir / "pages"), cap=max_mutants, seed=seed), len(every)
+    sample = enumerate_mutants(pages, cap=max_mutants, seed=seed, extra=extra, skip=skip)
+    return sample, len(every)
 
 
 def run_mutants(

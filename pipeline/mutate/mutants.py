@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook2game.mutate.operators import OPERATORS, Edit
+from rulebook2game.mutate.operators import OPERATORS, Edit, Operator
 from rulebook2game.mutate.source import PageSource
 from rulebook2game.targets import page_suffix_for
 
@@ -94,13 +94,19 @@ def page_mutants(
     text: str,
     operators: Sequence[str] | None = None,
     skip: frozenset[str] = PRESENTATION_ONLY,
+    extra: Mapping[str, Operator] | None = None,
 ) -> list[Mutant]:
-    """Every mutant of one page, in a fixed order (operator, then position)."""
+    """Every mutant of one page, in a fixed order (operator, then position).
+
+    ``extra``: the target's own operators (see ``Target.mutation_operators``), after
+    the common ones.
+    """
     page = PageSource.parse(name, text)
     out: list[Mutant] = []
     seen: set[str] = {text}
-    for op_name in operators or list(OPERATORS):
-        for n, edit in enumerate(OPERATORS[op_name](page, skip)):
+    every = {**OPERATORS, **(extra or {})}
+    for op_name in operators or list(every):
+        for n, edit in enumerate(every[op_name](page, skip)):
             source = _apply(page, edit)
             if source in seen:
                 continue
@@ -136,17 +142,20 @@ def enumerate_mutants(
     cap: int | None = None,
     seed: int = 0,
     skip: frozenset[str] = PRESENTATION_ONLY,
+    extra: Mapping[str, Operator] | None = None,
 ) -> list[Mutant]:
     """Every mutant of every page (pages by name), optionally a seeded sample of ``cap``.
 
     The sample keeps the enumeration order, so the same pages, cap and seed always
-    give the same mutants.
+    give the same mutants. ``extra``: the target's own operators.
     """
-    unknown = set(operators or ()) - set(OPERATORS)
+    unknown = set(operators or ()) - set(OPERATORS) - set(extra or {})
     if unknown:
         raise ValueError(f"unknown mutation operators: {', '.join(sorted(unknown))}")
     skip = presentation_closure(pages, skip)
-    every = [m for name in sorted(pages) for m in page_mutants(name, pages[name], operators, skip)]
+    every = [
+        m for name in sorted(pages) for m in page_mutants(name, pages[name], operators, skip, extra)
+    ]
     if cap is None or cap >= len(every):
         return every
     keep = sorted(random.Random(seed).sample(range(len(every)), cap))

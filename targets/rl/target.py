@@ -30,6 +30,7 @@ class RlTarget:
     reference = _HERE / "reference.md"
     one_error_note: str | None = ONE_ERROR_NOTE
     mutation_operators: tuple[tuple[str, MutationOperator], ...] = ()
+    presentation = frozenset({"pretty_print"})
 
     def compile(self, ws: Workspace, *, optimized: bool = False) -> CompileResult:
         """See :func:`~rulebook2game.targets.rl.compile.compile_workspace`."""

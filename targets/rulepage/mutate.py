@@ -1,7 +1,82 @@
-"""Mutation operators for RulePage constructs (added to the common operators on rl lines)."""
+"""Mutation operators for RulePage constructs, added to the common operators on rl lines.
+
+| operator | what it does |
+|---|---|
+| ``drop_bond`` | one modifier left out of a ``bonds`` list (the rule is forgotten) |
+| ``swap_bonds`` | two adjacent modifiers of a ``bonds`` list exchanged (order of amendments) |
+| ``drop_when`` | the ``when COND`` of an ``offer`` or ``require`` removed (always holds) |
+| ``drop_follow`` | a ``follow`` statement removed (the follow-up never happens) |
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 from rulebook2game.targets.base import MutationOperator
 
-OPERATORS: tuple[tuple[str, MutationOperator], ...] = ()
+if TYPE_CHECKING:
+    from rulebook2game.mutate.operators import Edit
+    from rulebook2game.mutate.source import PageSource
+
+_BONDS = re.compile(r"^bonds\s+(.*?)\s*$")
+_WHEN = re.compile(r"^((?:offer|require)\s+[A-Za-z_][A-Za-z0-9_]*\s*\([^)]*\))\s+when\s+.+$")
+_FOLLOW = re.compile(r"^(\s*)follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _edit(operator: str, index: int, new: tuple[str, ...], description: str) -> Edit:
+    from rulebook2game.mutate.operators import Edit
+
+    return Edit(operator, index, index + 1, new, description)
+
+
+def _bonds(page: PageSource) -> Iterator[tuple[int, list[str]]]:
+    for i in range(page.header_end, len(page.lines)):
+        match = _BONDS.match(page.lines[i])
+        if match:
+            yield i, [n for n in re.split(r"[,⊕\s]+", match.group(1)) if n]
+
+
+def drop_bond(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Leave one modifier out of a ``bonds`` list."""
+    for i, names in _bonds(page):
+        for k, name in enumerate(names):
+            rest = names[:k] + names[k + 1 :]
+            new = (f"bonds {', '.join(rest)}",) if rest else ()
+            yield _edit("drop_bond", i, new, f"modifier {name} no longer bonded")
+
+
+def swap_bonds(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Exchange two adjacent modifiers of a ``bonds`` list."""
+    for i, names in _bonds(page):
+        for k in range(len(names) - 1):
+            swapped = [*names[:k], names[k + 1], names[k], *names[k + 2 :]]
+            description = f"{names[k]} and {names[k + 1]} bond in the other order"
+            yield _edit("swap_bonds", i, (f"bonds {', '.join(swapped)}",), description)
+
+
+def drop_when(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Remove the condition of an ``offer`` or ``require``."""
+    for i in range(page.header_end, len(page.lines)):
+        match = _WHEN.match(page.lines[i])
+        if match:
+            yield _edit("drop_when", i, (match.group(1),), f"`{match.group(1)}` unconditional")
+
+
+def drop_follow(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Remove a ``follow`` statement (replaced by a no-op to keep the block)."""
+    for i in range(page.header_end, len(page.lines)):
+        match = _FOLLOW.match(page.lines[i])
+        if match:
+            noop = f"{match.group(1)}0"
+            yield _edit("drop_follow", i, (noop,), f"follow-up {match.group(2)} dropped")
+
+
+OPERATORS: tuple[tuple[str, MutationOperator], ...] = (
+    ("drop_bond", drop_bond),
+    ("swap_bonds", swap_bonds),
+    ("drop_when", drop_when),
+    ("drop_follow", drop_follow),
+)
+"""The RulePage operators, in enumeration order."""

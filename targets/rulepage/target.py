@@ -30,6 +30,7 @@ class RulePageTarget:
     reference = _HERE / "reference.md"
     one_error_note: str | None = NOTE
     mutation_operators: tuple[tuple[str, MutationOperator], ...] = OPERATORS
+    presentation = frozenset({"show"})
 
     def compile(self, ws: Workspace, *, optimized: bool = False) -> RulePageCompile:
         """See :func:`~rulebook2game.targets.rulepage.compile.compile_pages`."""
