@@ -273,3 +273,13 @@ def test_the_worked_example_of_the_notes_is_pig(tmp_path: Path) -> None:
         (root / "pages" / f"{name}.page").write_text(text)
     report = run_check(open_workspace(root), ALL_STAGES, options={"fuzz": 100, "oracle": 20})
     assert report.ok, [f.message for f in report.findings]
+
+
+def test_the_syntax_check_passes_good_pages_and_maps_bad_ones(tmp_path: Path) -> None:
+    target = get_target("rulepage")
+    ws = _game(tmp_path / "g", BASE)
+    result = target.check_syntax(ws)
+    assert result.ok and result.build is None
+    bad = _game(tmp_path / "b", dict(BASE, play=BASE["play"].replace("g.total + n", "g.total + m")))
+    result = target.check_syntax(bad)
+    assert not result.ok and result.diagnostics[0].file == "pages/play.page"

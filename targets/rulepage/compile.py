@@ -157,9 +157,11 @@ def _finish(
     ws: Workspace, lowered: Lowered, result: CompileResult, started: float
 ) -> RulePageCompile:
     seconds = time.perf_counter() - started
-    if result.build is None:
+    if not result.ok:
         mapped = tuple(map_diagnostic(ws.root, d, lowered.source_map) for d in result.diagnostics)
         return RulePageCompile(False, result.optimized, mapped, seconds=seconds, complete=False)
+    if result.build is None:  # a syntax check: nothing was built
+        return RulePageCompile(True, result.optimized, (), None, seconds)
     build = RulePageBuild(result.build, lowered.source_map)
     return RulePageCompile(True, result.optimized, (), build, seconds, result.cached)
 
