@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.check.run import ALL_STAGES, against_stage, run_check
 from rulebook2game.engine import CHANCE
 from rulebook2game.errors import EngineFault
 from rulebook2game.regress import RegressSettings, regress
@@ -283,3 +283,39 @@ def test_the_syntax_check_passes_good_pages_and_maps_bad_ones(tmp_path: Path) ->
     bad = _game(tmp_path / "b", dict(BASE, play=BASE["play"].replace("g.total + n", "g.total + m")))
     result = target.check_syntax(bad)
     assert not result.ok and result.diagnostics[0].file == "pages/play.page"
+
+
+def _copy(game: str, dest: Path) -> Path:
+    return Path(shutil.copytree(GOLD / game, dest / game, ignore=shutil.ignore_patterns("build")))
+
+
+def test_check_against_walks_two_translations_in_lockstep(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from rulebook2game.cli import app
+
+    rl_side = CORPORA_DIR / "tic_tac_toe"
+    args = ["--fuzz", "0", "--oracle-runs", "10"]
+    same = CliRunner().invoke(
+        app, ["check", str(GOLD / "tic_tac_toe"), "--against", str(rl_side), *args]
+    )
+    assert same.exit_code == 0, same.output
+    assert "vs " in same.output and "0 difference(s)" in same.output
+    broken = _copy("tic_tac_toe", tmp_path)
+    turn = broken / "pages" / "turn.page"
+    turn.write_text(turn.read_text().replace(" when g.cells[row * 3 + col] == EMPTY", ""))
+    (broken / "game.toml").write_text(
+        (broken / "game.toml").read_text().replace('oracle = "openspiel:tic_tac_toe"\n', "")
+    )
+    for trace in (broken / "traces").iterdir():
+        trace.unlink()
+    report = run_check(
+        open_workspace(broken),
+        (*ALL_STAGES, against_stage),
+        options={"fuzz": 0, "oracle": 10, "against": str(rl_side)},
+    )
+    found = [f for f in report.findings if f.stage == "against"]
+    assert found and found[0].kind == "oracle_legal"
+    assert any(p.path == "pages/turn.page" for p in found[0].pages)
+    assert f"so says {rl_side}: pages/turn.rl" in found[0].expected
+    assert found[0].counterexample is not None and len(found[0].counterexample) <= 2

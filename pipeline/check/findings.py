@@ -88,9 +88,16 @@ class PageRef:
     """``declares <action>`` or ``failing line``."""
     line: int | None = None
     sections: tuple[str, ...] = ()
+    file: str = ""
+    """The page file (``pages/scoring.rl``); empty: ``pages/PAGE.rl``."""
+
+    @property
+    def path(self) -> str:
+        """The page file, workspace-relative."""
+        return self.file or f"pages/{self.page}.rl"
 
     def __str__(self) -> str:
-        where = f"pages/{self.page}.rl" + (f":{self.line}" if self.line else "")
+        where = self.path + (f":{self.line}" if self.line else "")
         cites = f" (cites {', '.join(self.sections)})" if self.sections else ""
         return f"{where} — {self.role}{cites}"
 
@@ -174,7 +181,9 @@ class PageIndex:
         for info in self.pages.values():
             for declared, line in info.actions:
                 if declared == name:
-                    refs.append(PageRef(info.name, f"declares {name}", line, info.sections))
+                    refs.append(
+                        PageRef(info.name, f"declares {name}", line, info.sections, _file(info))
+                    )
         return refs
 
     def pages_defining(self, function: str) -> list[PageRef]:
@@ -182,7 +191,7 @@ class PageIndex:
         method = function.startswith(".")
         name = function.lstrip(".")
         return [
-            PageRef(info.name, f"defines {name}", line, info.sections)
+            PageRef(info.name, f"defines {name}", line, info.sections, _file(info))
             for info in self.pages.values()
             for defined, line in (info.methods if method else info.functions)
             if defined == name
@@ -213,7 +222,7 @@ class PageIndex:
         info = self.pages.get(stem)
         if info is None:
             return None
-        return PageRef(info.name, "failing line", int(match.group(2)), info.sections)
+        return PageRef(info.name, "failing line", int(match.group(2)), info.sections, _file(info))
 
     def sections_for(self, refs: Iterable[PageRef]) -> tuple[SectionRef, ...]:
         """The sections the pages cite, with title and text when the rulebook has them."""
@@ -248,6 +257,10 @@ class PageIndex:
         refs.extend(finding.pages)
         unique = tuple(_first_per_page(refs))
         return replace(finding, pages=unique, sections=self.sections_for(unique))
+
+
+def _file(info: PageInfo) -> str:
+    return f"pages/{info.path.name}"
 
 
 def _first_per_page(refs: Iterable[PageRef]) -> list[PageRef]:

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from rulebook2game.page_header import header_fields, parse_page_header, split_citations
 
-_ACT = re.compile(r"^(\s*)act\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_ACT = re.compile(r"^(\s*)(?:act|offer|require|on)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+"""An rl action statement, or a RulePage ``offer``/``require``/``on`` clause."""
+_WHEN = re.compile(r"\)\s*when\s+(.*)$")
 _FUN = re.compile(r"^(\s*)fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
@@ -89,6 +91,9 @@ def _declaration(lines: list[str], i: int, name: str) -> ActionDecl:
     params_close = _matching(statement, statement.index("("))
     brace = statement.find("{", params_close)
     pre = statement[brace + 1 : statement.rfind("}")] if brace >= 0 else ""
+    when = _WHEN.search(statement)
+    if brace < 0 and when is not None:  # a RulePage offer or require
+        pre = when.group(1)
     indent = _indent(lines[i])
     body: list[str] = []
     for line in lines[end + 1 :]:

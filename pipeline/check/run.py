@@ -198,6 +198,13 @@ def oracle_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*stages.oracle(ctx))
 
 
+def against_stage(ctx: CheckContext) -> StageOutcome:
+    """Lockstep against another translation (see :mod:`rulebook2game.check.against`)."""
+    from rulebook2game.check.against import against
+
+    return StageOutcome(*against(ctx))
+
+
 DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)
 """compile, then replay of the golden traces."""
 
