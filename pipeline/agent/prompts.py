@@ -52,6 +52,8 @@ class PromptContext:
     """The Vassal component inventory when a module was given."""
     oracle: str | None = None
     max_page_chars: int = 40_000
+    page_suffix: str = ".rl"
+    """Suffix of a page file of the target (``.rl``, ``.page``)."""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
