@@ -257,13 +257,17 @@ def _run_checks(ws: Any, mutant: Mutant, profile: Profile, started: float) -> Mu
 def select_mutants(game_dir: Path, max_mutants: int | None, seed: int) -> tuple[list[Mutant], int]:
     """The mutants to run (a seeded sample when capped) and how many there are in all."""
     pages = read_pages(game_dir / "pages")
-    target = get_target(open_workspace(game_dir).config().target)
+    ws = open_workspace(game_dir)
+    target = get_target(ws.config().target)
     extra = dict(target.mutation_operators)
     skip = PRESENTATION_ONLY | target.presentation
-    every = enumerate_mutants(pages, extra=extra, skip=skip)
+    suffix = ws.page_suffix
+    every = enumerate_mutants(pages, extra=extra, skip=skip, suffix=suffix)
     if max_mutants is None or max_mutants <= 0 or max_mutants >= len(every):
         return every, len(every)
-    sample = enumerate_mutants(pages, cap=max_mutants, seed=seed, extra=extra, skip=skip)
+    sample = enumerate_mutants(
+        pages, cap=max_mutants, seed=seed, extra=extra, skip=skip, suffix=suffix
+    )
     return sample, len(every)
 
 

@@ -95,6 +95,7 @@ def page_mutants(
     operators: Sequence[str] | None = None,
     skip: frozenset[str] = PRESENTATION_ONLY,
     extra: Mapping[str, Operator] | None = None,
+    suffix: str = ".rl",
 ) -> list[Mutant]:
     """Every mutant of one page, in a fixed order (operator, then position).
 
@@ -115,8 +116,8 @@ def page_mutants(
                 difflib.unified_diff(
                     text.splitlines(keepends=True),
                     source.splitlines(keepends=True),
-                    f"a/pages/{name}.rl",
-                    f"b/pages/{name}.rl",
+                    f"a/pages/{name}{suffix}",
+                    f"b/pages/{name}{suffix}",
                     n=1,
                 )
             )
@@ -143,6 +144,7 @@ def enumerate_mutants(
     seed: int = 0,
     skip: frozenset[str] = PRESENTATION_ONLY,
     extra: Mapping[str, Operator] | None = None,
+    suffix: str = ".rl",
 ) -> list[Mutant]:
     """Every mutant of every page (pages by name), optionally a seeded sample of ``cap``.
 
@@ -154,7 +156,9 @@ def enumerate_mutants(
         raise ValueError(f"unknown mutation operators: {', '.join(sorted(unknown))}")
     skip = presentation_closure(pages, skip)
     every = [
-        m for name in sorted(pages) for m in page_mutants(name, pages[name], operators, skip, extra)
+        m
+        for name in sorted(pages)
+        for m in page_mutants(name, pages[name], operators, skip, extra, suffix)
     ]
     if cap is None or cap >= len(every):
         return every

@@ -2,7 +2,7 @@
 
 | operator | what it does |
 |---|---|
-| ``drop_bond`` | one modifier left out of a ``bonds`` list (the rule is forgotten) |
+| ``drop_modifier`` | a modifier's ``require`` made ``true``, its ``on`` steps emptied |
 | ``swap_bonds`` | two adjacent modifiers of a ``bonds`` list exchanged (order of amendments) |
 | ``drop_when`` | the ``when COND`` of an ``offer`` or ``require`` removed (always holds) |
 | ``drop_follow`` | a ``follow`` statement removed (the follow-up never happens) |
@@ -38,13 +38,43 @@ def _bonds(page: PageSource) -> Iterator[tuple[int, list[str]]]:
             yield i, [n for n in re.split(r"[,⊕\s]+", match.group(1)) if n]
 
 
-def drop_bond(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
-    """Leave one modifier out of a ``bonds`` list."""
-    for i, names in _bonds(page):
-        for k, name in enumerate(names):
-            rest = names[:k] + names[k + 1 :]
-            new = (f"bonds {', '.join(rest)}",) if rest else ()
-            yield _edit("drop_bond", i, new, f"modifier {name} no longer bonded")
+_MODIFIER = re.compile(r"^modifier\s*$")
+_REQUIRE = re.compile(r"^(require\s+[A-Za-z_][A-Za-z0-9_]*\s*\([^)]*\))\s+when\s+.+$")
+_ON = re.compile(r"^on\s+[A-Za-z_][A-Za-z0-9_]*\s*\([^)]*\)\s*:\s*$")
+
+
+def drop_modifier(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Neutralise a modifier page: what bonding it added no longer happens.
+
+    Dropping the page from its base page's ``bonds`` would leave an unbonded modifier,
+    which does not compile; this keeps the page bonded but makes it do nothing.
+    """
+    from rulebook2game.mutate.operators import Edit
+
+    start = next(
+        (i for i in range(page.header_end, len(page.lines)) if _MODIFIER.match(page.lines[i])),
+        None,
+    )
+    if start is None:
+        return
+    out: list[str] = []
+    in_step = False
+    for line in page.lines[start:]:
+        if in_step and (not line.strip() or line.startswith((" ", "\t"))):
+            continue
+        in_step = False
+        require = _REQUIRE.match(line)
+        if require:
+            out.append(f"{require.group(1)} when true")
+        elif _ON.match(line):
+            out += [line, "    return", ""]
+            in_step = True
+        else:
+            out.append(line)
+    if out != list(page.lines[start:]):
+        yield Edit(
+            "drop_modifier", start, len(page.lines), tuple(out), f"modifier {page.name} dropped"
+        )
 
 
 def swap_bonds(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
@@ -74,7 +104,7 @@ def drop_follow(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
 
 
 OPERATORS: tuple[tuple[str, MutationOperator], ...] = (
-    ("drop_bond", drop_bond),
+    ("drop_modifier", drop_modifier),
     ("swap_bonds", swap_bonds),
     ("drop_when", drop_when),
     ("drop_follow", drop_follow),
