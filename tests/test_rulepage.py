@@ -319,3 +319,12 @@ def test_check_against_walks_two_translations_in_lockstep(tmp_path: Path) -> Non
     assert any(p.path == "pages/turn.page" for p in found[0].pages)
     assert f"so says {rl_side}: pages/turn.rl" in found[0].expected
     assert found[0].counterexample is not None and len(found[0].counterexample) <= 2
+
+
+def test_a_comment_after_a_clause_is_not_part_of_its_expression(tmp_path: Path) -> None:
+    play = BASE["play"].replace(
+        "offer add(n) when g.total < 10\n", 'offer add(n) when g.total < 10   # "#" rule 2\n'
+    )
+    ws = _game(tmp_path / "g", dict(BASE, play=play))
+    legal, _ = _play(ws, [])
+    assert legal == ["add(n=1)", "add(n=2)", "stop()"]

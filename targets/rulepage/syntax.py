@@ -199,6 +199,17 @@ def _block(lines: list[str], start: int, file: str, header: Span) -> tuple[Block
     return Block(out, header), i
 
 
+def strip_comment(line: str) -> str:
+    """``line`` without a trailing ``# comment`` (a ``#`` inside a string literal stays)."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i].rstrip()
+    return line.rstrip()
+
+
 def _params(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
@@ -228,6 +239,7 @@ def parse_page(name: str, file: str, source: str) -> Page:
         if not raw.strip() or raw.startswith("#"):
             i += 1
             continue
+        raw = strip_comment(raw)
         if _indent(raw) > 0:
             problems.append(
                 PageProblem(here, "indented line outside a block (a clause ends with ':')")
