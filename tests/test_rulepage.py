@@ -328,3 +328,19 @@ def test_a_comment_after_a_clause_is_not_part_of_its_expression(tmp_path: Path) 
     ws = _game(tmp_path / "g", dict(BASE, play=play))
     legal, _ = _play(ws, [])
     assert legal == ["add(n=1)", "add(n=2)", "stop()"]
+
+
+def test_an_endless_chain_of_follow_ups_is_a_fault_at_its_page(tmp_path: Path) -> None:
+    play = BASE["play"].replace(
+        "    g.stopped = true\n", "    g.stopped = true\n    follow echo(1)\n"
+    )
+    echo = "# page: echo\n# implements: 10\n# x\n\non echo(k):\n    follow echo(k)\n"
+    ws = _game(tmp_path / "g", {**BASE, "play": play, "echo": echo})
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        with pytest.raises(EngineFault) as fault:
+            engine.apply(engine.initial(), "stop()")
+    assert "follow-up actions did not end" in str(fault.value)
+    assert "pages/echo.page:6" in str(fault.value) or "pages/play.page:" in str(fault.value)
+    assert "generated.rl" not in str(fault.value)

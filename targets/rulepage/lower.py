@@ -95,6 +95,8 @@ class Composer:
         self.kinds: dict[str, _Kind] = {}
         self.owner: dict[str, tuple[Page, ActionRef]] = {}
         self.bonded_to: dict[str, tuple[Page, Span]] = {}
+        self.follows: list[Span] = []
+        """Where ``follow`` statements were written (a runaway chain is reported there)."""
 
     # -- composition checks -----------------------------------------------------------
 
@@ -318,6 +320,7 @@ class Composer:
                 args += ["0"] * (self.width - len(args))
                 kind = self.kinds[match.group(1)].number
                 call = f"r2gp_out.append(r2gp_step({kind}, {', '.join(args)}))"
+                self.follows.append(line.at)
                 self.out.line(indent + lead + call, self._origin(line.at))
                 continue
             self.out.user(indent, text, line.at.file, line.at.line, line.at.column)
@@ -347,18 +350,6 @@ class Composer:
         for i in range(width):
             o.line(f"    step.args[{i}] = a{i}")
         o.line("    return step")
-        o.line("")
-        o.line("cls R2gpSteps:")
-        o.line(f"    R2gpStep[{STACK_SIZE}] items")
-        o.line("    Int size")
-        o.line("")
-        o.line("    fun append(R2gpStep step):")
-        o.line(
-            f'        assert(self.size < {STACK_SIZE}, "more than {STACK_SIZE} follow-up actions '
-            'are pending at once")'
-        )
-        o.line("        self.items[self.size] = step")
-        o.line("        self.size = self.size + 1")
         o.line("")
 
     def _setup(self) -> None:
@@ -531,12 +522,26 @@ class Composer:
         o.line("        rounds = rounds + 1")
         o.line(
             '        assert(rounds < R2GP_AUTO_BOUND, "auto rules did not settle: one keeps '
-            'firing (its body must make its condition false)")'
+            'firing (its body must make its condition false)")',
+            self._origin(autos[0][2].condition.at),
         )
         o.line("")
 
     def _apply(self) -> None:
         o = self.out
+        o.line("cls R2gpSteps:")
+        o.line(f"    R2gpStep[{STACK_SIZE}] items")
+        o.line("    Int size")
+        o.line("")
+        o.line("    fun append(R2gpStep step):")
+        o.line(
+            f'        assert(self.size < {STACK_SIZE}, "more than {STACK_SIZE} follow-up actions '
+            'are pending at once")',
+            self._origin(self.follows[0]) if self.follows else None,
+        )
+        o.line("        self.items[self.size] = step")
+        o.line("        self.size = self.size + 1")
+        o.line("")
         o.line("fun r2gp_apply(State g, R2gpStep first):")
         o.line("    let out : R2gpSteps")
         o.line("    r2gp_reduce(g, first, out)")
@@ -557,7 +562,8 @@ class Composer:
         o.line("        count = count + 1")
         o.line(
             '        assert(count < R2GP_FOLLOW_BOUND, "follow-up actions did not end: a '
-            'chain of follow-ups keeps going")'
+            'chain of follow-ups keeps going")',
+            self._origin(self.follows[0]) if self.follows else None,
         )
         o.line("")
 
