@@ -344,3 +344,24 @@ def test_an_endless_chain_of_follow_ups_is_a_fault_at_its_page(tmp_path: Path) -
     assert "follow-up actions did not end" in str(fault.value)
     assert "pages/echo.page:6" in str(fault.value) or "pages/play.page:" in str(fault.value)
     assert "generated.rl" not in str(fault.value)
+
+
+def test_rulepage_mutants_of_hearts_compose_and_cover_every_bond(tmp_path: Path) -> None:
+    from rulebook2game.evals.mutants import select_mutants
+    from rulebook2game.mutate import materialize
+    from rulebook2game.targets.rulepage.compile import lower_workspace
+
+    own = {name for name, _ in get_target("rulepage").mutation_operators}
+    mutants = [m for m in select_mutants(GOLD / "hearts", None, 0)[0] if m.operator in own]
+    by_op: dict[str, list[str]] = {}
+    for m in mutants:
+        by_op.setdefault(m.operator, []).append(m.page)
+    modifiers = {"follow_suit", "two_of_clubs_first", "no_points_on_first_trick", "no_hearts_lead"}
+    modifiers |= {"heart_points", "queen_of_spades", "shoot_the_moon"}
+    assert set(by_op["drop_modifier"]) == modifiers
+    assert sorted(by_op["swap_bonds"]) == ["play"] * 3 + ["scoring"] * 2
+    assert all(m.diff.startswith("--- a/pages/") and ".page" in m.diff for m in mutants)
+    for m in mutants:
+        ws = open_workspace(materialize(GOLD / "hearts", m, tmp_path / m.id.replace(":", "-")))
+        lowered = lower_workspace(ws)
+        assert not isinstance(lowered, list), (m.id, [str(d) for d in lowered])

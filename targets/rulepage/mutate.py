@@ -4,7 +4,7 @@
 |---|---|
 | ``drop_modifier`` | a modifier's ``require`` made ``true``, its ``on`` steps emptied |
 | ``swap_bonds`` | two adjacent modifiers of a ``bonds`` list exchanged (order of amendments) |
-| ``drop_when`` | the ``when COND`` of an ``offer`` or ``require`` removed (always holds) |
+| ``drop_when`` | the ``when COND`` of an ``offer`` removed (offered always) |
 | ``drop_follow`` | a ``follow`` statement removed (the follow-up never happens) |
 """
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rulebook2game.mutate.source import PageSource
 
 _BONDS = re.compile(r"^bonds\s+(.*?)\s*$")
-_WHEN = re.compile(r"^((?:offer|require)\s+[A-Za-z_][A-Za-z0-9_]*\s*\([^)]*\))\s+when\s+.+$")
+_WHEN = re.compile(r"^(offer\s+[A-Za-z_][A-Za-z0-9_]*\s*\([^)]*\))\s+when\s+.+$")
 _FOLLOW = re.compile(r"^(\s*)follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
@@ -87,7 +87,7 @@ def swap_bonds(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
 
 
 def drop_when(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
-    """Remove the condition of an ``offer`` or ``require``."""
+    """Remove the condition of an ``offer`` (a ``require``'s is dropped by ``drop_modifier``)."""
     for i in range(page.header_end, len(page.lines)):
         match = _WHEN.match(page.lines[i])
         if match:
