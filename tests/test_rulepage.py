@@ -365,3 +365,16 @@ def test_rulepage_mutants_of_hearts_compose_and_cover_every_bond(tmp_path: Path)
         ws = open_workspace(materialize(GOLD / "hearts", m, tmp_path / m.id.replace(":", "-")))
         lowered = lower_workspace(ws)
         assert not isinstance(lowered, list), (m.id, [str(d) for d in lowered])
+
+
+def test_findings_find_the_pages_of_rulepage_clauses() -> None:
+    from rulebook2game.check.findings import Finding, PageIndex
+
+    index = PageIndex.load(GOLD / "pig" / "pages")
+    wrong_returns = index.locate(
+        Finding("oracle_returns", "oracle", "x", extra={"what": "returns"})
+    )
+    assert "pages/end.page" in {p.path for p in wrong_returns.pages}
+    wrong_roll = index.locate(Finding("oracle_legal", "oracle", "x", actions=("roll()",)))
+    named = {str(p).split(" ")[0] for p in wrong_roll.pages}
+    assert named == {"pages/turn.page:10", "pages/enough_to_win.page:7"}  # offer and require
