@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -378,3 +379,20 @@ def test_findings_find_the_pages_of_rulepage_clauses() -> None:
     wrong_roll = index.locate(Finding("oracle_legal", "oracle", "x", actions=("roll()",)))
     named = {str(p).split(" ")[0] for p in wrong_roll.pages}
     assert named == {"pages/turn.page:10", "pages/enough_to_win.page:7"}  # offer and require
+
+
+def test_diff_walks_an_rl_and_a_rulepage_translation(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from rulebook2game.cli import app
+
+    rl_side, rp_side = CORPORA_DIR / "tic_tac_toe", GOLD / "tic_tac_toe"
+    args = ["diff", str(rl_side), str(rp_side), "--walks", "5", "--format", "json"]
+    out = tmp_path / "diff.json"
+    result = CliRunner().invoke(app, [*args, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    diffs = "".join(p["change"]["unified_diff"] for p in data["pages"])
+    assert "old/pages/win.rl" in diffs and "new/pages/win.page" in diffs
+    walks = [*data["behaviour"]["traces"], *data["behaviour"]["random"]]
+    assert len(walks) == 8 + 5 and all(w["difference"] is None for w in walks)
