@@ -16,11 +16,13 @@ from rulebook2game.errors import Rulebook2GameError, WorkspaceError
 if TYPE_CHECKING:
     from rulebook2game.targets.base import Target
 
-_REGISTRY: dict[str, str] = {
-    "rl": "rulebook2game.targets.rl.target",
-    "rulepage": "rulebook2game.targets.rulepage.target",
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "rl": ("rulebook2game.targets.rl.target", ".rl"),
+    "rulepage": ("rulebook2game.targets.rulepage.target", ".page"),
 }
-"""Target name -> module holding its ``TARGET``."""
+"""Target name -> (module holding its ``TARGET``, page file suffix).
+
+The suffix is repeated here so that finding a game's pages needs no target code."""
 
 _LOADED: dict[str, Target] = {}
 
@@ -41,18 +43,18 @@ def get_target(name: str) -> Target:
     """
     target = _LOADED.get(name)
     if target is None:
-        module = _REGISTRY.get(name)
-        if module is None:
+        entry = _REGISTRY.get(name)
+        if entry is None:
             known = ", ".join(known_targets())
             raise WorkspaceError(f"unknown target {name!r} (known: {known})")
-        target = importlib.import_module(module).TARGET
+        target = importlib.import_module(entry[0]).TARGET
         _LOADED[name] = target
     return target
 
 
 def page_suffixes() -> tuple[str, ...]:
     """Every known target's page file suffix (to recognise a page in a message)."""
-    return tuple(get_target(name).page_suffix for name in known_targets())
+    return tuple(dict.fromkeys(_REGISTRY[name][1] for name in known_targets()))
 
 
 def page_suffix_for(game_dir: Path) -> str:
@@ -64,6 +66,8 @@ def page_suffix_for(game_dir: Path) -> str:
     from rulebook2game.workspace import load_game_config
 
     try:
-        return get_target(load_game_config(game_dir / "game.toml").target).page_suffix
+        target = load_game_config(game_dir / "game.toml").target
     except Rulebook2GameError:
         return DEFAULT_SUFFIX
+    entry = _REGISTRY.get(target)
+    return entry[1] if entry is not None else DEFAULT_SUFFIX

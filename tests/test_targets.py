@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulebook2game.errors import WorkspaceError
-from rulebook2game.targets import get_target, known_targets, page_suffix_for
+from rulebook2game.targets import get_target, known_targets, page_suffix_for, page_suffixes
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import open_workspace
 from tests.rl_support import rl_games, workspace_copy
@@ -22,6 +22,7 @@ def test_every_known_target_has_notes_and_a_suffix() -> None:
         assert target.name == name
         assert target.reference.is_file()
         assert target.page_suffix.startswith(".")
+    assert page_suffixes() == (".rl", ".page")
 
 
 def test_an_unknown_target_is_named_with_the_known_ones() -> None:

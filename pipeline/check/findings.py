@@ -28,7 +28,7 @@ from typing import Any
 from rulebook2game.actions import parse_action
 from rulebook2game.check.page_source import PageInfo, read_page_info
 from rulebook2game.errors import Rulebook2GameError
-from rulebook2game.targets import page_suffix_for
+from rulebook2game.targets import page_suffix_for, page_suffixes
 from rulebook2game.trace import Trace
 
 # Kinds of findings, by stage.
@@ -75,7 +75,9 @@ KINDS = (
     ORACLE_RETURNS,
 )
 
-_LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.(?:rl|page)):(\d+)(?::\d+)?")
+_SUFFIXES = "|".join(re.escape(s.lstrip(".")) for s in page_suffixes())
+_LOCATION = re.compile(rf"([A-Za-z0-9_./\\-]+\.(?:{_SUFFIXES})):(\d+)(?::\d+)?")
+"""``file.rl:LINE`` (any target's page suffix) in a message."""
 
 
 @dataclass(frozen=True)
