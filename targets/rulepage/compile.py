@@ -9,6 +9,7 @@ program is mapped back to the page line it came from.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -143,13 +144,26 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
     return lowered
 
 
-def _generated_workspace(ws: Workspace, lowered: Lowered) -> Workspace:
-    root = ws.build_dir / GENERATED_DIR
-    path = root / GENERATED
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_if_changed(path: Path, text: str) -> None:
     old = path.read_text(encoding="utf-8") if path.is_file() else None
-    if old != lowered.source:
-        write_text_atomic(path, lowered.source)
+    if old != text:
+        write_text_atomic(path, text)
+
+
+def _generated_workspace(ws: Workspace, lowered: Lowered) -> Workspace:
+    """The generated program as an rl game directory of its own (same name, players and
+    action interface), so the rl target compiles and checks it like any rl game."""
+    root = ws.build_dir / GENERATED_DIR
+    (root / GENERATED).parent.mkdir(parents=True, exist_ok=True)
+    _write_if_changed(root / GENERATED, lowered.source)
+    config = ws.config()
+    _write_if_changed(
+        root / "game.toml",
+        f'name = {json.dumps(config.name)}\nplayers = {config.players}\ntarget = "rl"\n',
+    )
+    interface = ws.root / "interface.toml"
+    if interface.is_file():
+        _write_if_changed(root / "interface.toml", interface.read_text(encoding="utf-8"))
     return Workspace(root)
 
 
