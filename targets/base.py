@@ -119,6 +119,11 @@ class TargetCompile(Protocol):
         """True when an identical earlier build was reused."""
         ...
 
+    @property
+    def complete(self) -> bool:
+        """Whether ``diagnostics`` lists every error (else ``Target.one_error_note`` applies)."""
+        ...
+
     def summary(self) -> str:
         """One line: how it compiled, or the first error."""
         ...

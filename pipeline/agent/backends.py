@@ -60,7 +60,7 @@ class TargetCompiler:
         if result.ok:
             return CompileReport(True)
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        note = self.target.one_error_note
+        note = None if result.complete else self.target.one_error_note
         return CompileReport(False, (*lines, f"({note})") if note else tuple(lines))
 
 

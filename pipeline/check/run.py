@@ -102,7 +102,7 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             for d in result.diagnostics
         )
         rendered = [str(d) for d in result.diagnostics]
-        note = get_target(ctx.config.target).one_error_note
+        note = None if result.complete else get_target(ctx.config.target).one_error_note
         summary = f"{result.summary()} ({note})" if note else result.summary()
         return StageOutcome(
             _result(
