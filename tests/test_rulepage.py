@@ -396,3 +396,9 @@ def test_diff_walks_an_rl_and_a_rulepage_translation(tmp_path: Path) -> None:
     assert "old/pages/win.rl" in diffs and "new/pages/win.page" in diffs
     walks = [*data["behaviour"]["traces"], *data["behaviour"]["random"]]
     assert len(walks) == 8 + 5 and all(w["difference"] is None for w in walks)
+
+
+def test_a_page_name_that_cannot_name_code_is_an_error(tmp_path: Path) -> None:
+    ws = _game(tmp_path / "g", {**BASE, "Bad-Name": "# page: Bad-Name\n# implements: 1\n"})
+    result = get_target("rulepage").compile(ws)
+    assert [d.location for d in result.diagnostics] == ["pages/Bad-Name.page:1:1"]

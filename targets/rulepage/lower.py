@@ -34,6 +34,7 @@ STACK_SIZE = 16
 """Most follow-up actions pending at once."""
 TIERS = {"ordinary": 0, "chance": 1, "priority": 2}
 
+_PAGE_NAME = re.compile(r"[a-z][a-z0-9_]*")
 _FOLLOW = re.compile(r"^follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$")
 
 
@@ -105,6 +106,11 @@ class Composer:
         for page in self.pages:
             for problem in page.problems:
                 self.problems.add(problem.at, problem.message)
+            if not _PAGE_NAME.fullmatch(page.name):
+                self.problems.add(
+                    Span(page.file, 1, 1),
+                    f"page name `{page.name}`: use lowercase letters, digits and underscores",
+                )
         for spec in self.interface.actions:
             for arg in spec.args:
                 if arg.values is not None:
