@@ -402,3 +402,12 @@ def test_a_page_name_that_cannot_name_code_is_an_error(tmp_path: Path) -> None:
     ws = _game(tmp_path / "g", {**BASE, "Bad-Name": "# page: Bad-Name\n# implements: 1\n"})
     result = get_target("rulepage").compile(ws)
     assert [d.location for d in result.diagnostics] == ["pages/Bad-Name.page:1:1"]
+
+
+def test_a_code_block_may_not_define_a_hook_the_target_writes(tmp_path: Path) -> None:
+    extra = "# page: extra\n# implements: 1\n# x\n\ncode:\n"
+    extra += "    fun score(State g, Int p) -> Float:\n        return 1.0\n"
+    ws = _game(tmp_path / "g", {**BASE, "extra": extra})
+    result = get_target("rulepage").compile(ws)
+    assert [d.location for d in result.diagnostics] == ["pages/extra.page:6:5"]
+    assert "`score` is written by the rulepage target" in result.diagnostics[0].message

@@ -35,6 +35,11 @@ STACK_SIZE = 16
 TIERS = {"ordinary": 0, "chance": 1, "priority": 2}
 
 _PAGE_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_RESERVED = re.compile(
+    r"^(?:fun|act|cls)\s+(get_current_player|get_num_players|score|pretty_print|play|State"
+    r"|Game|r2gp_\w*|R2gp\w*)\b"
+)
+"""Names the generated program defines itself."""
 _FOLLOW = re.compile(r"^follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$")
 
 
@@ -106,6 +111,15 @@ class Composer:
         for page in self.pages:
             for problem in page.problems:
                 self.problems.add(problem.at, problem.message)
+            for line in page.code.lines if page.code else ():
+                fun = _RESERVED.match(line.text)
+                if fun:
+                    self.problems.add(
+                        line.at,
+                        f"`{fun.group(1)}` is written by the rulepage target; give this "
+                        "function another name (the game's own clauses say it: player:, "
+                        "returns(p):, show:)",
+                    )
             if not _PAGE_NAME.fullmatch(page.name):
                 self.problems.add(
                     Span(page.file, 1, 1),
