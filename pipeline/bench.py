@@ -21,13 +21,32 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rulebook2game.engine import CHANCE
-from rulebook2game.errors import OracleError, WorkspaceError
-from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.engine import CHANCE, Engine
+from rulebook2game.errors import CompileError, OracleError, WorkspaceError
+from rulebook2game.targets import get_target
+from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import Workspace
+
+
+class _Stats(Protocol):
+    count: int
+    steps: int
+    cpu_seconds: float
+
+
+class NativeBench(Engine[Any], Protocol):
+    """An engine that plays seeded random games in its own native loop (``playout_stats``)."""
+
+    def playout_stats(
+        self, seed: int, count: int, max_steps: int = ..., *, timeout: float | None = None
+    ) -> _Stats:
+        """Totals of ``count`` native random games."""
+        ...
+
 
 GOAL_RATIO = 10.0
 """The native loop should be at least this many times faster than OpenSpiel's C++ loop."""
@@ -97,7 +116,7 @@ PYTHON = "rl python-driven"
 OPENSPIEL = "openspiel c++ bots"
 
 
-def bench_native(engine: RlEngine, seconds: float, seed: int, max_steps: int) -> BenchRow:
+def bench_native(engine: NativeBench, seconds: float, seed: int, max_steps: int) -> BenchRow:
     """The native loop: batches grow until one takes a noticeable time, then repeat."""
     count, games, steps, spent = 64, 0, 0, 0.0
     batch_seed = seed
@@ -113,7 +132,7 @@ def bench_native(engine: RlEngine, seconds: float, seed: int, max_steps: int) ->
     return BenchRow(engine=NATIVE, playouts=games, seconds=spent, steps=steps)
 
 
-def bench_python(engine: RlEngine, seconds: float, seed: int, max_steps: int) -> BenchRow:
+def bench_python(engine: Engine[Any], seconds: float, seed: int, max_steps: int) -> BenchRow:
     """One worker round trip per action, random choices made in Python."""
     rng = random.Random(seed)
     games, steps = 0, 0
@@ -189,17 +208,22 @@ def bench_workspace(
 ) -> BenchReport:
     """Benchmark ``ws``'s game three ways, ``seconds`` each (compiles the -O2 build first)."""
     config = ws.config()
-    if config.target != "rl":
-        raise WorkspaceError(f"unknown target {config.target!r} (only rl is supported)")
+    get_target(config.target)  # an unknown target fails here, before anything runs
     oracle_name = openspiel_name(config.oracle) if config.oracle is not None else None
     if oracle_name is not None:
         require_openspiel_game(oracle_name)  # before spending seconds on the other engines
     limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS
     report = BenchReport(game=config.name, budget_seconds=seconds)
     runs: list[Callable[[], BenchRow]] = []
-    with RlEngine.from_workspace(ws, optimized=True) as engine:
+    with compile_and_start(ws, optimized=True) as made:
+        engine = made.engine
+        if engine is None:
+            raise CompileError(made.error or "no engine")
+        if not hasattr(engine, "playout_stats"):
+            raise WorkspaceError(f"target {config.target!r} has no native playout loop")
+        native: NativeBench = engine  # type: ignore[assignment]
         runs = [
-            lambda: bench_native(engine, seconds, seed, limit),
+            lambda: bench_native(native, seconds, seed, limit),
             lambda: bench_python(engine, seconds, seed, limit),
         ]
         for run in runs:

@@ -134,6 +134,7 @@ class IngestHooks:
             interface=interface.read_text(encoding="utf-8") if interface.is_file() else None,
             inventory=inventory,
             oracle=config.oracle,
+            page_suffix=ws.page_suffix,
         )
         job = {
             "rules": _digest(options.rules),

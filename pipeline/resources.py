@@ -35,5 +35,7 @@ EVALS_DIR = PROJECT_DIR / "evals"
 
 
 def known_targets() -> list[str]:
-    """The target languages this installation has (folders of ``targets/`` with notes)."""
-    return sorted(p.parent.name for p in TARGETS_DIR.glob("*/reference.md"))
+    """The target languages this installation has (see :mod:`rulebook2game.targets`)."""
+    from rulebook2game.targets import known_targets as registered
+
+    return registered()

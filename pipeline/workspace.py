@@ -42,6 +42,20 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class InvariantSpec(_Model):
+    """A property the fuzzer checks on every step (see ``rulebook2game.check``)."""
+
+    name: str
+    kind: str
+    doc: str = ""
+    value: float | None = None
+    fun: str | None = None
+    min: float | None = None
+    """Lower bound (``returns_range``)."""
+    max: float | None = None
+    """Upper bound (``returns_range``)."""
+
+
 class GameConfig(_Model):
     """The contents of ``game.toml``."""
 
@@ -54,6 +68,9 @@ class GameConfig(_Model):
     """Reference engine binding, ``openspiel:NAME`` (optionally ``openspiel:NAME(k=v)``)."""
     max_game_length: int | None = None
     """Upper bound on the number of steps of one game, used by the fuzzer."""
+    invariants: tuple[InvariantSpec, ...] = ()
+    """Rule invariants of this translation (``fun`` ones call its pages), checked with the
+    interface's: interface.toml is the fixed vocabulary, these belong to the pages."""
 
 
 class ArgSpec(_Model):
@@ -94,20 +111,6 @@ class ChanceSpec(_Model):
     """Which actions belong to the chance player."""
 
     actions: tuple[str, ...] = ()
-
-
-class InvariantSpec(_Model):
-    """A property the fuzzer checks on every step (see ``rulebook2game.check``)."""
-
-    name: str
-    kind: str
-    doc: str = ""
-    value: float | None = None
-    fun: str | None = None
-    min: float | None = None
-    """Lower bound (``returns_range``)."""
-    max: float | None = None
-    """Upper bound (``returns_range``)."""
 
 
 class Interface(_Model):
@@ -193,9 +196,16 @@ class Workspace:
         path = self.root / "interface.toml"
         return load_interface(path) if path.exists() else None
 
+    @property
+    def page_suffix(self) -> str:
+        """Suffix of a page file (``.rl``), fixed by the target ``game.toml`` names."""
+        from rulebook2game.targets import page_suffix_for
+
+        return page_suffix_for(self.root)
+
     def pages(self) -> list[Path]:
         """The rule pages, sorted by name."""
-        return sorted(self.pages_dir.glob("*.rl"))
+        return sorted(self.pages_dir.glob(f"*{self.page_suffix}"))
 
     def traces(self) -> list[Path]:
         """The golden traces, sorted by name."""

@@ -228,3 +228,28 @@ def test_an_endpoint_without_a_model_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "--model" in result.output
     assert not out.exists()
+
+
+def test_the_rulepage_target_through_tool_calls_ends_green(tmp_path: Path) -> None:
+    out = tmp_path / "ttt"
+    result, server = _ingest(
+        "tic_tac_toe", "tic_tac_toe_rulepage.json", out, "--target", "rulepage"
+    )
+    assert result.exit_code == 0, result.output
+    gold = CORPORA_DIR / "rulepage" / "tic_tac_toe" / "pages"
+    for page in ("board", "turn", "win"):
+        assert (out / "pages" / f"{page}.page").read_text() == (gold / f"{page}.page").read_text()
+    assert not list((out / "pages").glob("*.rl"))
+    # the system prompt carries the RulePage notes, and the compile error names the page line
+    system = server.received[0].body["messages"][0]["content"]
+    assert "RulePage" in system and "pages/scoring.page" in system
+    run = _only_run(out)
+    compiled = next(
+        e for e in _events(run) if e["event"] == "tool_result" and e["name"] == "compile"
+    )
+    content = compiled["outcome"]["content"]
+    assert "pages/turn.page:" in content and "cels" in content and "generated.rl" not in content
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["status"] == "green" and summary["agent_status"] == "finished"
+    brief = (out / "AGENTS.md").read_text()
+    assert "`pages/*.page`" in brief and "pages/*.rl" not in brief

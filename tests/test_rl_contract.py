@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.agent.backends import RlCompiler
+from rulebook2game.agent.backends import TargetCompiler
 from rulebook2game.targets.rl.compile import KEEP_BUILDS, compile_workspace
 from rulebook2game.workspace import Workspace
 from tests.rl_support import rl_games, workspace_copy
@@ -174,7 +174,7 @@ def test_only_the_newest_builds_are_kept(dice: Workspace) -> None:
 
 def test_the_agent_sees_as_many_errors_as_it_is_told(dice: Workspace) -> None:
     _edit(dice, "turn_total = 0\n", "turn_total = zero\n")
-    report = RlCompiler().compile(dice)
+    report = TargetCompiler("rl").compile(dice)
     assert not report.ok and len(report.diagnostics) == 1
     assert report.diagnostics[0].startswith("pages/dice.rl:")
     assert report.note.startswith("rlc stops at its first error")

@@ -67,21 +67,26 @@ def workspace_rulebook(workspace: Workspace) -> tuple[Rulebook, bool]:
     return rulebook, True
 
 
-class RlCompiler:
-    """:class:`~rulebook2game.agent.toolbox.Compiler` of the ``rl`` target (checked build)."""
+class TargetCompiler:
+    """:class:`~rulebook2game.agent.toolbox.Compiler` of one target (checked build)."""
+
+    def __init__(self, target: str) -> None:
+        from rulebook2game.targets import get_target
+
+        self.target = get_target(target)
 
     def compile(self, workspace: Workspace) -> CompileReport:
         from rulebook2game.check.citations import unknown_citations
-        from rulebook2game.targets.rl.compile import compile_workspace
 
         cites = [str(c) for c in unknown_citations(workspace.root, workspace.pages_dir)]
-        result = compile_workspace(workspace)
+        result = self.target.compile(workspace)
         if result.ok and not cites:
             return CompileReport(True)
         if result.ok:
             return CompileReport(False, tuple(cites))
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, (*lines, *cites), result.note)
+        note = None if result.complete else self.target.one_error_note
+        return CompileReport(False, (*lines, *cites), note or "")
 
 
 TRACE_HEAD = 3
@@ -168,29 +173,23 @@ class PipelineChecker:
         )
 
 
-class RlPositions:
-    """:class:`~rulebook2game.agent.toolbox.PositionViewer` on the ``rl`` checked build."""
+class TargetPositions:
+    """:class:`~rulebook2game.agent.toolbox.PositionViewer` on the game's checked build."""
 
     def show(
         self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
     ) -> PositionView | str:
         from rulebook2game.check.position import view_position
-        from rulebook2game.targets.rl.compile import compile_workspace
-        from rulebook2game.targets.rl.engine import RlEngine
+        from rulebook2game.targets.base import compile_and_start
 
-        result = compile_workspace(workspace, optimized=False)
-        if result.build is None:
-            lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-            return "The pages do not compile:\n" + "\n".join(lines)
-        engine = RlEngine(result.build, game=workspace.config().name)
-        try:
-            return view_position(engine, actions, start)
-        finally:
-            engine.close()
+        with compile_and_start(workspace) as made:
+            if made.engine is None:
+                compiled = made.compiled
+                lines = [str(d) for d in compiled.diagnostics] if compiled else []
+                return "The pages do not compile:\n" + "\n".join(lines or [made.error or ""])
+            return view_position(made.engine, actions, start)
 
 
 def real_toolbox(rulebook: RulebookView, target: str) -> Toolbox:
-    """The toolbox of ``target`` (only ``rl`` so far)."""
-    if target != "rl":
-        raise WorkspaceError(f"unknown target {target!r} (known: rl)")
-    return Toolbox(rulebook, RlCompiler(), PipelineChecker(), RlPositions())
+    """The toolbox of ``target`` (raises :class:`WorkspaceError` for an unknown one)."""
+    return Toolbox(rulebook, TargetCompiler(target), PipelineChecker(), TargetPositions())

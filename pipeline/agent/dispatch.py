@@ -156,6 +156,7 @@ class ToolRunner:
             "agent/result.md.j2",
             kind="page_written",
             name=change.name,
+            suffix=change.suffix,
             created=change.old is None,
             lines=len((change.new or "").splitlines()),
             cites=list(parse_header(change.new or "").cites),
@@ -168,7 +169,9 @@ class ToolRunner:
         change = self.pages.delete(args.name)
         if self.on_page_change is not None:
             self.on_page_change(change)
-        text = render("agent/result.md.j2", kind="page_deleted", name=change.name)
+        text = render(
+            "agent/result.md.j2", kind="page_deleted", name=change.name, suffix=change.suffix
+        )
         return ToolOutcome(text, "page_changed", change.name)
 
     def _compile(self, args: tools.NoArgs) -> ToolOutcome:

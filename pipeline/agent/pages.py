@@ -32,21 +32,22 @@ class PageChange:
     name: str
     old: str | None
     new: str | None
+    suffix: str = PAGE_SUFFIX
 
     def diff(self) -> str:
         """``diff -u`` from the old version to the new one."""
         lines = difflib.unified_diff(
             (self.old or "").splitlines(keepends=True),
             (self.new or "").splitlines(keepends=True),
-            fromfile=f"a/pages/{self.name}{PAGE_SUFFIX}" if self.old is not None else "/dev/null",
-            tofile=f"b/pages/{self.name}{PAGE_SUFFIX}" if self.new is not None else "/dev/null",
+            fromfile=f"a/pages/{self.name}{self.suffix}" if self.old is not None else "/dev/null",
+            tofile=f"b/pages/{self.name}{self.suffix}" if self.new is not None else "/dev/null",
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, suffix: str = PAGE_SUFFIX) -> str:
     """``name`` if it is a valid page name; otherwise ask the model for another."""
-    stem = name.removesuffix(PAGE_SUFFIX)
+    stem = name.removesuffix(suffix)
     if not PAGE_NAME.fullmatch(stem):
         raise ToolRetry("bad_page_name", name=name, pattern=PAGE_NAME.pattern)
     return stem
@@ -71,16 +72,18 @@ class PageStore:
 
     root: Path
     max_chars: int = MAX_PAGE_CHARS
+    suffix: str = PAGE_SUFFIX
+    """Page file suffix of the workspace's target."""
 
     def path(self, name: str) -> Path:
-        return self.root / f"{check_name(name)}{PAGE_SUFFIX}"
+        return self.root / f"{check_name(name, self.suffix)}{self.suffix}"
 
     def names(self) -> list[str]:
         """Every page name, sorted."""
         if not self.root.is_dir():
             return []
         return sorted(
-            p.stem for p in self.root.glob(f"*{PAGE_SUFFIX}") if PAGE_NAME.fullmatch(p.stem)
+            p.stem for p in self.root.glob(f"*{self.suffix}") if PAGE_NAME.fullmatch(p.stem)
         )
 
     def read(self, name: str) -> str:
@@ -96,17 +99,17 @@ class PageStore:
 
     def write(self, name: str, content: str) -> PageChange:
         """Create or replace a page atomically (after checking name, size and header)."""
-        stem = check_name(name)
+        stem = check_name(name, self.suffix)
         check_content(stem, content, self.max_chars)
         path = self.path(stem)
         old = path.read_text(encoding="utf-8") if path.is_file() else None
         if not content.endswith("\n"):
             content += "\n"
         write_text_atomic(path, content)
-        return PageChange(stem, old, content)
+        return PageChange(stem, old, content, self.suffix)
 
     def delete(self, name: str) -> PageChange:
         """Remove a page; a missing page is a correction."""
         old = self.read(name)
         self.path(name).unlink()
-        return PageChange(check_name(name), old, None)
+        return PageChange(check_name(name, self.suffix), old, None, self.suffix)

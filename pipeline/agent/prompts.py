@@ -10,7 +10,7 @@ from typing import Any
 import jinja2
 
 from rulebook2game.errors import WorkspaceError
-from rulebook2game.resources import PROMPTS_DIR, TARGETS_DIR
+from rulebook2game.resources import PROMPTS_DIR
 
 
 @lru_cache(maxsize=4)
@@ -52,6 +52,8 @@ class PromptContext:
     """The Vassal component inventory when a module was given."""
     oracle: str | None = None
     max_page_chars: int = 40_000
+    page_suffix: str = ".rl"
+    """Suffix of a page file of the target (``.rl``, ``.page``)."""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,7 +61,9 @@ class PromptContext:
 
 def target_reference(target: str) -> str:
     """The language notes of a target, which every prompt includes."""
-    path = TARGETS_DIR / target / "reference.md"
+    from rulebook2game.targets import get_target
+
+    path = get_target(target).reference
     try:
         return path.read_text(encoding="utf-8")
     except OSError:

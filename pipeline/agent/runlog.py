@@ -129,7 +129,7 @@ class RunLog:
         files = {"diff": f"pages/{stem}.diff"}
         write_text_atomic(self.root / files["diff"], change.diff())
         if change.new is not None:
-            files["version"] = f"pages/{stem}.rl"
+            files["version"] = f"pages/{stem}{change.suffix}"
             write_text_atomic(self.root / files["version"], change.new)
         action = "deleted" if change.new is None else "created" if change.old is None else "changed"
         self.append("page_version", turn=turn, call=call, page=change.name, action=action, **files)

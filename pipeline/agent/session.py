@@ -46,7 +46,7 @@ def run_translation(
     A resumed log starts from the conversation it recorded (not from freshly rendered
     prompts, which may now differ) and replays its responses and tool outcomes.
     """
-    pages = PageStore(workspace.pages_dir, context.max_page_chars)
+    pages = PageStore(workspace.pages_dir, context.max_page_chars, workspace.page_suffix)
     opening = _logged_opening(log) or opening_messages(context, pages)
     session = AgentSession(
         settings=settings,

@@ -16,6 +16,7 @@ from pathlib import Path
 from rulebook2game.check.sentences import load_text
 from rulebook2game.diff.rules import RuleText
 from rulebook2game.page_header import CITATION_KEYS, split_citations
+from rulebook2game.targets import page_suffix_for
 
 _HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
 """A ``# key: value`` header line (as :mod:`rulebook2game.page_header` reads it)."""
@@ -76,7 +77,7 @@ def unknown_citations(root: Path, pages_dir: Path) -> list[UnknownCitation]:
     text = load_text(root)
     if text is None or not text.sentences:
         return []
-    return check_pages(text, sorted(pages_dir.glob("*.rl")))
+    return check_pages(text, sorted(pages_dir.glob(f"*{page_suffix_for(pages_dir.parent)}")))
 
 
 def check_pages(text: RuleText, pages: list[Path]) -> list[UnknownCitation]:

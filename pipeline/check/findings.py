@@ -28,6 +28,7 @@ from typing import Any
 from rulebook2game.actions import parse_action
 from rulebook2game.check.page_source import PageInfo, read_page_info
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.targets import page_suffix_for, page_suffixes
 from rulebook2game.trace import Trace
 
 # Kinds of findings, by stage.
@@ -77,7 +78,9 @@ KINDS = (
     SCENARIO,
 )
 
-_LOCATION = re.compile(r"([A-Za-z0-9_./\\-]+\.rl):(\d+)(?::\d+)?")
+_SUFFIXES = "|".join(re.escape(s.lstrip(".")) for s in page_suffixes())
+_LOCATION = re.compile(rf"([A-Za-z0-9_./\\-]+\.(?:{_SUFFIXES})):(\d+)(?::\d+)?")
+"""``file.rl:LINE`` (any target's page suffix) in a message."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +93,16 @@ class PageRef:
     """``declares <action>`` or ``failing line``."""
     line: int | None = None
     sections: tuple[str, ...] = ()
+    file: str = ""
+    """The page file (``pages/scoring.rl``); empty: ``pages/PAGE.rl``."""
+
+    @property
+    def path(self) -> str:
+        """The page file, workspace-relative."""
+        return self.file or f"pages/{self.page}.rl"
 
     def __str__(self) -> str:
-        where = f"pages/{self.page}.rl" + (f":{self.line}" if self.line else "")
+        where = self.path + (f":{self.line}" if self.line else "")
         cites = f" (cites {', '.join(self.sections)})" if self.sections else ""
         return f"{where} — {self.role}{cites}"
 
@@ -164,7 +174,8 @@ class PageIndex:
         The text comes from ``rulebook_json`` (default: ``rulebook.json`` next to
         ``pages/``), else from ``rules.md`` there; without either, ids only.
         """
-        infos = [read_page_info(p) for p in sorted(pages_dir.glob("*.rl"))]
+        suffix = page_suffix_for(pages_dir.parent)
+        infos = [read_page_info(p) for p in sorted(pages_dir.glob(f"*{suffix}"))]
         cites = {sid for info in infos for sid in info.sections}
         return cls(infos, cited_sections(pages_dir.parent, cites, rulebook_json))
 
@@ -175,7 +186,9 @@ class PageIndex:
         for info in self.pages.values():
             for declared, line in info.actions:
                 if declared == name:
-                    refs.append(PageRef(info.name, f"declares {name}", line, info.sections))
+                    refs.append(
+                        PageRef(info.name, f"declares {name}", line, info.sections, _file(info))
+                    )
         return refs
 
     def pages_defining(self, function: str) -> list[PageRef]:
@@ -183,7 +196,7 @@ class PageIndex:
         method = function.startswith(".")
         name = function.lstrip(".")
         return [
-            PageRef(info.name, f"defines {name}", line, info.sections)
+            PageRef(info.name, f"defines {name}", line, info.sections, _file(info))
             for info in self.pages.values()
             for defined, line in (info.methods if method else info.functions)
             if defined == name
@@ -214,7 +227,7 @@ class PageIndex:
         info = self.pages.get(stem)
         if info is None:
             return None
-        return PageRef(info.name, "failing line", int(match.group(2)), info.sections)
+        return PageRef(info.name, "failing line", int(match.group(2)), info.sections, _file(info))
 
     def sections_for(self, refs: Iterable[PageRef]) -> tuple[SectionRef, ...]:
         """The sections the pages cite, with title and text when the rulebook has them."""
@@ -292,6 +305,10 @@ def rank_sections(finding: Finding, sections: Iterable[SectionRef]) -> tuple[Sec
         return -sum(1 for w in _WORD.findall(ref.text.lower()) if w in words)
 
     return tuple(sorted(listed, key=score))
+
+
+def _file(info: PageInfo) -> str:
+    return f"pages/{info.path.name}"
 
 
 def _first_per_page(refs: Iterable[PageRef]) -> list[PageRef]:

@@ -265,12 +265,16 @@ def default_invariants(players: int, interface: Interface | None) -> list[Invari
     return out
 
 
-def invariants_for(players: int, interface: Interface | None) -> list[Invariant]:
-    """Default invariants followed by the declared ones (a declared name replaces a default)."""
-    declared = [
-        build_invariant(spec, players, interface)
-        for spec in (interface.invariants if interface else ())
-    ]
+def invariants_for(
+    players: int, interface: Interface | None, game: Sequence[InvariantSpec] = ()
+) -> list[Invariant]:
+    """Default invariants followed by the declared ones (a declared name replaces a default).
+
+    Declared: those of ``interface.toml`` (the vocabulary's), then ``game`` (``game.toml``'s,
+    the translation's own rule invariants).
+    """
+    specs = (*(interface.invariants if interface else ()), *game)
+    declared = [build_invariant(spec, players, interface) for spec in specs]
     names = {inv.kind for inv in declared} | {inv.name for inv in declared}
     defaults = [inv for inv in default_invariants(players, interface) if inv.name not in names]
     return defaults + declared

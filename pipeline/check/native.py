@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from rulebook2game.targets.rl.playout_rng import PlayoutRng as NativeRng
+from rulebook2game.targets.base import PlayoutRng as NativeRng
 
 __all__ = [
     "DEFAULT_MAX_STEPS",

@@ -15,7 +15,17 @@ from pathlib import Path
 
 from rulebook2game.page_header import header_fields, parse_page_header, split_citations
 
-_ACT = re.compile(r"^(\s*)act\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_ACT = re.compile(r"^(\s*)(?:act|offer|require|on)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+"""An rl action statement, or a RulePage ``offer``/``require``/``on`` clause."""
+_WHEN = re.compile(r"\)\s*when\s+(.*)$")
+_HOOK_CLAUSES = (
+    (re.compile(r"^returns\s*\("), "score"),
+    (re.compile(r"^end\s+when\b"), "score"),
+    (re.compile(r"^(?:player\s*:|chance\s+when\b)"), "get_current_player"),
+)
+"""RulePage clauses that play the part of an rl hook (to name their page in a finding)."""
+_CODE_INDENT = 4
+"""In a RulePage page, functions of a ``code:`` block sit at this indentation."""
 _FUN = re.compile(r"^(\s*)fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
@@ -89,6 +99,9 @@ def _declaration(lines: list[str], i: int, name: str) -> ActionDecl:
     params_close = _matching(statement, statement.index("("))
     brace = statement.find("{", params_close)
     pre = statement[brace + 1 : statement.rfind("}")] if brace >= 0 else ""
+    when = _WHEN.search(statement)
+    if brace < 0 and when is not None:  # a RulePage offer or require
+        pre = when.group(1)
     indent = _indent(lines[i])
     body: list[str] = []
     for line in lines[end + 1 :]:
@@ -117,14 +130,18 @@ def read_page_info(path: Path) -> PageInfo:
     declarations: list[ActionDecl] = []
     functions: list[tuple[str, int]] = []
     methods: list[tuple[str, int]] = []
+    rulepage = path.suffix == ".page"
     for i, line in enumerate(lines):
+        if rulepage:
+            functions += [(hook, i + 1) for pattern, hook in _HOOK_CLAUSES if pattern.match(line)]
         act = _ACT.match(line)
         # `act NAME(...) -> Type:` declares an action function, not an action.
         if act and "->" not in line:
             declarations.append(_declaration(lines, i, act.group(2)))
         fun = _FUN.match(line)
         if fun:
-            (functions if not fun.group(1) else methods).append((fun.group(2), i + 1))
+            top = not fun.group(1) or (rulepage and len(fun.group(1)) <= _CODE_INDENT)
+            (functions if top else methods).append((fun.group(2), i + 1))
     return PageInfo(
         name=path.stem,
         path=path,

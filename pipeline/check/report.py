@@ -39,6 +39,13 @@ class PageRecord(_Model):
     role: str
     line: int | None = None
     sections: list[str] = Field(default_factory=list)
+    file: str | None = None
+    """The page file (``pages/turn.page``); ``None`` in older reports: ``pages/PAGE.rl``."""
+
+    @property
+    def path(self) -> str:
+        """The page file, workspace-relative."""
+        return self.file or f"pages/{self.page}.rl"
 
 
 class SectionRecord(_Model):
@@ -207,7 +214,9 @@ def finding_record(finding: Finding) -> FindingRecord:
         actions=list(finding.actions),
         location=finding.location,
         pages=[
-            PageRecord(page=p.page, role=p.role, line=p.line, sections=list(p.sections))
+            PageRecord(
+                page=p.page, role=p.role, line=p.line, sections=list(p.sections), file=p.path
+            )
             for p in finding.pages
         ],
         sections=[
@@ -312,7 +321,7 @@ def render_markdown(report: CheckReport) -> str:
         for p in f.pages:
             line = f":{p.line}" if p.line else ""
             cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
-            out.append(f"- page `pages/{p.page}.rl{line}` ({p.role}){cites}")
+            out.append(f"- page `{p.path}{line}` ({p.role}){cites}")
         for s in f.sections[:SECTIONS_QUOTED]:
             title = f" {s.title}" if s.title else ""
             out.append(f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else ""))
@@ -394,7 +403,7 @@ def _finding_panel(index: int, f: FindingRecord) -> Panel:
     for p in f.pages:
         line = f":{p.line}" if p.line else ""
         cites = f"  cites {', '.join(p.sections)}" if p.sections else ""
-        parts.append(Text(f"page pages/{p.page}.rl{line} ({p.role}){cites}", style="cyan"))
+        parts.append(Text(f"page {p.path}{line} ({p.role}){cites}", style="cyan"))
     for s in f.sections[:SECTIONS_QUOTED]:
         if s.text:
             parts.append(Text(f"§{s.id} {s.title}: {_clip(s.text, 160)}", style="dim"))

@@ -29,9 +29,8 @@ from rulebook2game.check.report import (
 )
 from rulebook2game.engine import Engine
 from rulebook2game.errors import Rulebook2GameError, TraceFormatError
-from rulebook2game.targets.rl.compile import compile_workspace
-from rulebook2game.targets.rl.engine import RlEngine
-from rulebook2game.targets.rl.worker import WorkerLimits
+from rulebook2game.targets import get_target
+from rulebook2game.targets.base import compile_and_start
 from rulebook2game.trace import Trace, TraceEnd, read_trace
 from rulebook2game.workspace import GameConfig, Workspace
 
@@ -90,12 +89,8 @@ def _result(name: str, status: str, started: float, summary: str, **stats: Any) 
 
 
 def compile_stage(ctx: CheckContext) -> StageOutcome:
-    """Compile the pages (checked build) and start the engine on them."""
+    """Check the interface and the citations, compile the pages (checked build), start."""
     started = time.perf_counter()
-    if ctx.config.target != "rl":
-        ctx.compile_failed = True
-        summary = f"unknown target {ctx.config.target!r} (only rl is supported)"
-        return StageOutcome(_result("compile", "error", started, summary))
     unreadable = _interface_problem(ctx)
     if unreadable is not None:
         ctx.compile_failed = True
@@ -105,15 +100,23 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         ctx.index.locate(Finding(COMPILE_ERROR, "compile", str(c), location=c.location))
         for c in bad_cites
     )
-    result = compile_workspace(ctx.workspace, optimized=False)
-    if bad_cites and result.build is not None:
+    timeout = ctx.options.get("request_timeout")
+    made = compile_and_start(
+        ctx.workspace, request_timeout=None if timeout is None else float(timeout)
+    )
+    result = made.compiled
+    if result is None or (result.ok and made.engine is None):
+        ctx.compile_failed = True
+        return StageOutcome(_result("compile", "error", started, made.error or "no engine"))
+    if bad_cites and made.engine is not None:
+        made.close()
         ctx.compile_failed = True
         rendered = [str(c) for c in bad_cites]
         summary = f"{len(bad_cites)} unknown citation(s) in page headers: {rendered[0]}"
         return StageOutcome(
             _result("compile", "failed", started, summary, diagnostics=rendered), cite_findings
         )
-    if result.build is None:
+    if made.engine is None:
         ctx.compile_failed = True
         findings = tuple(
             ctx.index.locate(
@@ -125,7 +128,8 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         )
         rendered = [str(d) for d in result.diagnostics] + [str(c) for c in bad_cites]
         findings += cite_findings
-        summary = f"{result.summary()} ({result.note})" if result.note else result.summary()
+        note = None if result.complete else get_target(ctx.config.target).one_error_note
+        summary = f"{result.summary()} ({note})" if note else result.summary()
         return StageOutcome(
             _result(
                 "compile",
@@ -133,15 +137,12 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
                 started,
                 summary,
                 diagnostics=rendered,
-                complete=result.complete,
+                complete=note is None,
             ),
             findings,
         )
-    try:
-        ctx.engine = RlEngine(result.build, game=ctx.config.name, limits=_limits(ctx.options))
-    except Rulebook2GameError as exc:
-        ctx.compile_failed = True
-        return StageOutcome(_result("compile", "error", started, f"engine did not start: {exc}"))
+    ctx.engine = made.engine
+    build = result.build
     return StageOutcome(
         _result(
             "compile",
@@ -149,7 +150,7 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             started,
             result.summary(),
             cached=result.cached,
-            build=str(result.build.directory),
+            build=str(build.directory) if build is not None else "",
         )
     )
 
@@ -166,14 +167,6 @@ def _interface_problem(ctx: CheckContext) -> str | None:
     except Rulebook2GameError as exc:
         return str(exc)
     return None
-
-
-def _limits(options: dict[str, Any]) -> WorkerLimits | None:
-    """Worker limits from the ``request_timeout`` option (seconds per request), if given."""
-    timeout = options.get("request_timeout")
-    if timeout is None:
-        return None
-    return WorkerLimits(cpu_seconds=float(timeout), wall_seconds=2.0 * float(timeout))
 
 
 def replay_stage(ctx: CheckContext) -> StageOutcome:
@@ -261,6 +254,13 @@ def scenarios_stage(ctx: CheckContext) -> StageOutcome:
 def oracle_stage(ctx: CheckContext) -> StageOutcome:
     """Lockstep against the oracle (see :func:`rulebook2game.check.stages.oracle`)."""
     return StageOutcome(*stages.oracle(ctx))
+
+
+def against_stage(ctx: CheckContext) -> StageOutcome:
+    """Lockstep against another translation (see :mod:`rulebook2game.check.against`)."""
+    from rulebook2game.check.against import against
+
+    return StageOutcome(*against(ctx))
 
 
 DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)

@@ -20,6 +20,7 @@ from rulebook2game.check.report import SentenceCoverage
 from rulebook2game.check.scenarios import read_scenario, scenario_paths
 from rulebook2game.diff.rules import RuleText, Sentence
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.targets import page_suffix_for
 
 EXAMPLE_KINDS = frozenset({"example"})
 _EXAMPLE_OPENING = re.compile(
@@ -61,7 +62,11 @@ def load_text(root: Path) -> RuleText | None:
 
 def page_cites(pages_dir: Path) -> list[str]:
     """Every citation of every page header."""
-    return [c for p in sorted(pages_dir.glob("*.rl")) for c in read_page_info(p).sections]
+    return [
+        c
+        for p in sorted(pages_dir.glob(f"*{page_suffix_for(pages_dir.parent)}"))
+        for c in read_page_info(p).sections
+    ]
 
 
 def scenario_cites(root: Path) -> list[str]:

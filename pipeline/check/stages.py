@@ -90,7 +90,7 @@ def fuzz(ctx: StageContext) -> StageReturn:
         return skipped or _row("fuzz", "skipped", started, "no engine"), ()
     try:
         interface = ctx.workspace.interface()
-        invariants = invariants_for(ctx.engine.players, interface)
+        invariants = invariants_for(ctx.engine.players, interface, ctx.config.invariants)
     except Rulebook2GameError as exc:
         return _row("fuzz", "error", started, str(exc)), ()
     config = FuzzConfig(

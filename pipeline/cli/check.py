@@ -15,7 +15,7 @@ from rulebook2game.check.report import (
     report_json,
     write_report,
 )
-from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.check.run import ALL_STAGES, against_stage, run_check
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.trace import write_text_atomic
@@ -50,16 +50,35 @@ def check(
             "--oracle-runs", min=0, help="Trajectories compared with the oracle (0: skip)."
         ),
     ] = DEFAULT_ORACLE,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            help="Another translation of the game (a game directory, any target) to walk "
+            "in lockstep with this one.",
+        ),
+    ] = None,
 ) -> None:
     """Compile, fuzz, replay every golden trace, compare with the oracle; exit 0 only if clean.
 
-    Every finding comes with a minimal counterexample and the pages involved. The
-    report is printed and written to GAME_DIR/reports/check.json and check.md.
+    Every finding comes with a minimal counterexample and the pages involved. With
+    --against, the game is also walked in lockstep with another translation of it
+    (any target), and each difference names both sides' pages. The report is printed
+    and written to GAME_DIR/reports/check.json and check.md.
     """
     with fail_cleanly():
         ws = open_workspace(game_dir)
-        options = {"fuzz": fuzz, "oracle": oracle_runs, "request_timeout": REQUEST_TIMEOUT}
-        report = run_check(ws, ALL_STAGES, seed=seed, options=options, on_stage=_progress)
+        options: dict[str, object] = {
+            "fuzz": fuzz,
+            "oracle": oracle_runs,
+            "request_timeout": REQUEST_TIMEOUT,
+        }
+        stages = ALL_STAGES
+        if against is not None:
+            open_workspace(against)  # a bad path fails here, before any stage runs
+            options["against"] = str(against)
+            stages = (*ALL_STAGES, against_stage)
+        report = run_check(ws, stages, seed=seed, options=options, on_stage=_progress)
         render_console(report, console)
         _print_diagnostics(report)
         written = list(write_report(report, ws.reports_dir))

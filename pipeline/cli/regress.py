@@ -49,7 +49,7 @@ def _counterexample(finding: FindingRecord) -> list[str]:
         lines.append(f"  {said}")
     for page in finding.pages:
         cites = f" (cites {', '.join(page.sections)})" if page.sections else ""
-        lines.append(f"  page pages/{page.page}.rl{f':{page.line}' if page.line else ''}{cites}")
+        lines.append(f"  page {page.path}{f':{page.line}' if page.line else ''}{cites}")
     if finding.counterexample is not None:
         how = "the golden trace up to the divergence" if finding.stage == "replay" else "shrunk"
         lines.append(f"  counterexample ({len(finding.counterexample)} steps, {how}):")

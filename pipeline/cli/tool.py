@@ -50,7 +50,7 @@ def tool_command(
                 soft_wrap=True,
             )
         toolbox = real_toolbox(rulebook, config.target)
-        runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir))
+        runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir, suffix=ws.page_suffix))
         outcome = runner.run(ToolCall("cli", name, arguments))
         target = err_console if outcome.effect == "retry" else console
         target.out(outcome.content, end="", highlight=False)

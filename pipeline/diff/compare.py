@@ -23,6 +23,7 @@ from rulebook2game.diff.pages import diff_pages
 from rulebook2game.diff.rules import RuleText, load_rule_text
 from rulebook2game.diff.sides import Side, game_dir_of, resolve_side, working_dir
 from rulebook2game.errors import BadInputError
+from rulebook2game.targets import page_suffix_for
 from rulebook2game.trace import Trace, read_trace
 from rulebook2game.workspace import load_game_config
 
@@ -69,7 +70,11 @@ def diff_games(old_spec: str, new_spec: str, options: DiffOptions | None = None)
     new_rules, old_rules = load_rule_text(new.root), load_rule_text(old.root)
     reviews = tuple(
         PageReview(change, tuple(_citation(c, new_rules, old_rules) for c in change.cites))
-        for change in diff_pages(old.pages(), new.pages())
+        for change in diff_pages(
+            old.pages(),
+            new.pages(),
+            suffixes=(page_suffix_for(old.root), page_suffix_for(new.root)),
+        )
     )
     source = new_rules.source if new_rules.source != "none" else old_rules.source
     behaviour = behaviour_diff(old, new, opts) if opts.behaviour else None

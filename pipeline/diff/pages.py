@@ -45,12 +45,14 @@ class PageChange:
     lines_removed: int
 
 
-def _unified(name: str, old: str, new: str, old_label: str, new_label: str) -> str:
+def _unified(
+    name: str, old: str, new: str, old_label: str, new_label: str, suffixes: tuple[str, str]
+) -> str:
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),
-        fromfile=f"{old_label}/pages/{name}.rl",
-        tofile=f"{new_label}/pages/{name}.rl",
+        fromfile=f"{old_label}/pages/{name}{suffixes[0]}",
+        tofile=f"{new_label}/pages/{name}{suffixes[1]}",
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
@@ -64,13 +66,21 @@ def _count(diff_text: str, sign: str) -> int:
 
 
 def page_change(
-    name: str, old: str | None, new: str | None, old_label: str = "old", new_label: str = "new"
+    name: str,
+    old: str | None,
+    new: str | None,
+    old_label: str = "old",
+    new_label: str = "new",
+    suffixes: tuple[str, str] = (".rl", ".rl"),
 ) -> PageChange | None:
-    """Compare one page's two versions (``None`` = absent); ``None`` when equal."""
+    """Compare one page's two versions (``None`` = absent); ``None`` when equal.
+
+    ``suffixes``: the page file suffix of each side (their targets may differ).
+    """
     if old == new:
         return None
     status: PageStatus = "added" if old is None else "removed" if new is None else "changed"
-    text = _unified(name, old or "", new or "", old_label, new_label)
+    text = _unified(name, old or "", new or "", old_label, new_label, suffixes)
     old_cites = page_cites(old) if old is not None else ()
     new_cites = page_cites(new) if new is not None else ()
     both = tuple(dict.fromkeys((*new_cites, *old_cites)))
@@ -87,12 +97,16 @@ def page_change(
 
 
 def diff_pages(
-    old: dict[str, str], new: dict[str, str], old_label: str = "old", new_label: str = "new"
+    old: dict[str, str],
+    new: dict[str, str],
+    old_label: str = "old",
+    new_label: str = "new",
+    suffixes: tuple[str, str] = (".rl", ".rl"),
 ) -> list[PageChange]:
     """Every page added, removed or changed between two ``{name: source}`` maps, by name."""
     changes: list[PageChange] = []
     for name in sorted(set(old) | set(new)):
-        change = page_change(name, old.get(name), new.get(name), old_label, new_label)
+        change = page_change(name, old.get(name), new.get(name), old_label, new_label, suffixes)
         if change is not None:
             changes.append(change)
     return changes

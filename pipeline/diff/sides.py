@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from rulebook2game.errors import BadInputError
+from rulebook2game.targets import page_suffix_for
 
 SideKind = Literal["dir", "git", "run"]
 
@@ -56,7 +57,8 @@ class Side:
     def pages(self) -> dict[str, str]:
         """Every rule page of the side, ``{file stem: source}``."""
         folder = self.root / "pages"
-        return {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.rl"))}
+        suffix = page_suffix_for(self.root)
+        return {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob(f"*{suffix}"))}
 
 
 def split_revision(spec: str) -> tuple[Path, str | None]:
@@ -153,7 +155,8 @@ def game_dir_of(path: Path) -> Path:
 def run_pages(run: Path) -> dict[str, str]:
     """The pages an agent run left (see the module docstring), or a folder's ``pages/*.rl``."""
     if not (run / EVENTS).is_file():
-        return {p.stem: p.read_text(encoding="utf-8") for p in sorted(run.glob("pages/*.rl"))}
+        suffix = page_suffix_for(run)
+        return {p.stem: p.read_text(encoding="utf-8") for p in sorted(run.glob(f"pages/*{suffix}"))}
     earlier = sorted(
         p for p in run.parent.iterdir() if (p / EVENTS).is_file() and p.name <= run.name
     )

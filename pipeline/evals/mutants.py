@@ -41,16 +41,11 @@ from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.evals.mutant_report import write_mutant_report
 from rulebook2game.jobs import JobJournal, LocalPool, Runner
-from rulebook2game.mutate import (
-    PRESENTATION_ONLY,
-    Mutant,
-    enumerate_mutants,
-    materialize,
-    read_pages,
-)
-from rulebook2game.targets.rl.compile import check_syntax
+from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
+from rulebook2game.mutate.mutants import PRESENTATION_ONLY
+from rulebook2game.targets import get_target
 from rulebook2game.trace import read_trace
-from rulebook2game.workspace import load_interface, open_workspace
+from rulebook2game.workspace import open_workspace
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -233,7 +228,7 @@ def check_mutant(game_dir: Path, mutant: Mutant, profile: Profile) -> MutantOutc
     dest = game_dir / "build" / "mutants" / safe
     try:
         ws = open_workspace(materialize(game_dir, mutant, dest))
-        syntax = check_syntax(ws)
+        syntax = get_target(ws.config().target).check_syntax(ws)
         if not syntax.ok:
             return _outcome(mutant, NOT_COMPILED, started, finding=syntax.summary())
         return _run_checks(ws, mutant, profile, started)
@@ -270,22 +265,27 @@ def _not_rules(game_dir: Path) -> frozenset[str]:
     An invariant is evidence about the rules, not a rule: a mutant that weakens it
     cannot change the game, and one that breaks it is a false alarm, not a caught bug.
     """
-    interface = game_dir / "interface.toml"
-    funs = (
-        {spec.fun for spec in load_interface(interface).invariants if spec.fun}
-        if interface.is_file()
-        else set()
-    )
-    return PRESENTATION_ONLY | frozenset(funs)
+    ws = open_workspace(game_dir)
+    interface = ws.interface()
+    specs = (*(interface.invariants if interface else ()), *ws.config().invariants)
+    return PRESENTATION_ONLY | frozenset(spec.fun for spec in specs if spec.fun)
 
 
 def select_mutants(game_dir: Path, max_mutants: int | None, seed: int) -> tuple[list[Mutant], int]:
     """The mutants to run (a seeded sample when capped) and how many there are in all."""
-    pages, skip = read_pages(game_dir / "pages"), _not_rules(game_dir)
-    every = enumerate_mutants(pages, skip=skip)
+    pages = read_pages(game_dir / "pages")
+    ws = open_workspace(game_dir)
+    target = get_target(ws.config().target)
+    extra = dict(target.mutation_operators)
+    skip = _not_rules(game_dir) | target.presentation
+    suffix = ws.page_suffix
+    every = enumerate_mutants(pages, extra=extra, skip=skip, suffix=suffix)
     if max_mutants is None or max_mutants <= 0 or max_mutants >= len(every):
         return every, len(every)
-    return enumerate_mutants(pages, cap=max_mutants, seed=seed, skip=skip), len(every)
+    sample = enumerate_mutants(
+        pages, cap=max_mutants, seed=seed, extra=extra, skip=skip, suffix=suffix
+    )
+    return sample, len(every)
 
 
 def run_mutants(

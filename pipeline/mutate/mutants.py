@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook2game.mutate.operators import OPERATORS, Edit
+from rulebook2game.mutate.operators import OPERATORS, Edit, Operator
 from rulebook2game.mutate.source import PageSource
+from rulebook2game.targets import page_suffix_for
 
 PRESENTATION_ONLY = frozenset({"pretty_print"})
 """Definitions not mutated: rendering is not a rule, and no check compares it.
@@ -93,13 +94,20 @@ def page_mutants(
     text: str,
     operators: Sequence[str] | None = None,
     skip: frozenset[str] = PRESENTATION_ONLY,
+    extra: Mapping[str, Operator] | None = None,
+    suffix: str = ".rl",
 ) -> list[Mutant]:
-    """Every mutant of one page, in a fixed order (operator, then position)."""
+    """Every mutant of one page, in a fixed order (operator, then position).
+
+    ``extra``: the target's own operators (see ``Target.mutation_operators``), after
+    the common ones.
+    """
     page = PageSource.parse(name, text)
     out: list[Mutant] = []
     seen: set[str] = {text}
-    for op_name in operators or list(OPERATORS):
-        for n, edit in enumerate(OPERATORS[op_name](page, skip)):
+    every = {**OPERATORS, **(extra or {})}
+    for op_name in operators or list(every):
+        for n, edit in enumerate(every[op_name](page, skip)):
             source = _apply(page, edit)
             if source in seen:
                 continue
@@ -108,8 +116,8 @@ def page_mutants(
                 difflib.unified_diff(
                     text.splitlines(keepends=True),
                     source.splitlines(keepends=True),
-                    f"a/pages/{name}.rl",
-                    f"b/pages/{name}.rl",
+                    f"a/pages/{name}{suffix}",
+                    f"b/pages/{name}{suffix}",
                     n=1,
                 )
             )
@@ -135,17 +143,23 @@ def enumerate_mutants(
     cap: int | None = None,
     seed: int = 0,
     skip: frozenset[str] = PRESENTATION_ONLY,
+    extra: Mapping[str, Operator] | None = None,
+    suffix: str = ".rl",
 ) -> list[Mutant]:
     """Every mutant of every page (pages by name), optionally a seeded sample of ``cap``.
 
     The sample keeps the enumeration order, so the same pages, cap and seed always
-    give the same mutants.
+    give the same mutants. ``extra``: the target's own operators.
     """
-    unknown = set(operators or ()) - set(OPERATORS)
+    unknown = set(operators or ()) - set(OPERATORS) - set(extra or {})
     if unknown:
         raise ValueError(f"unknown mutation operators: {', '.join(sorted(unknown))}")
     skip = presentation_closure(pages, skip)
-    every = [m for name in sorted(pages) for m in page_mutants(name, pages[name], operators, skip)]
+    every = [
+        m
+        for name in sorted(pages)
+        for m in page_mutants(name, pages[name], operators, skip, extra, suffix)
+    ]
     if cap is None or cap >= len(every):
         return every
     keep = sorted(random.Random(seed).sample(range(len(every)), cap))
@@ -154,7 +168,8 @@ def enumerate_mutants(
 
 def read_pages(pages_dir: Path) -> dict[str, str]:
     """The pages of a game directory by name (file stem)."""
-    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob("*.rl"))}
+    suffix = page_suffix_for(pages_dir.parent)
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob(f"*{suffix}"))}
 
 
 GAME_FILES = ("game.toml", "interface.toml", "rulebook.json")
@@ -176,9 +191,10 @@ def materialize(game_dir: Path, mutant: Mutant, dest: Path) -> Path:
     for name in GAME_DIRS:
         if (game_dir / name).is_dir():
             shutil.copytree(game_dir / name, dest / name)
-    for page in sorted((game_dir / "pages").glob("*.rl")):
+    suffix = page_suffix_for(game_dir)
+    for page in sorted((game_dir / "pages").glob(f"*{suffix}")):
         shutil.copy2(page, dest / "pages" / page.name)
-    (dest / "pages" / f"{mutant.page}.rl").write_text(mutant.source, encoding="utf-8")
+    (dest / "pages" / f"{mutant.page}{suffix}").write_text(mutant.source, encoding="utf-8")
     return dest
 
 

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 
 _DEF = re.compile(r"^(fun|act|cls|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)")
+_CLAUSE = re.compile(r"^([a-z]+)\s*:\s*$")
+"""A top-level block clause (a RulePage ``show:``): its block belongs to that word."""
 
 
 def code_mask(line: str) -> str:
@@ -68,7 +70,8 @@ class PageSource:
         for line, mask in zip(lines, masks, strict=True):
             if mask.strip() and indent_of(line) == 0:
                 match = _DEF.match(mask)
-                owner = match.group(2) if match else ""
+                clause = _CLAUSE.match(mask)
+                owner = match.group(2) if match else clause.group(1) if clause else ""
             owners.append(owner)
         header_end = 0
         for i, line in enumerate(lines):

@@ -267,7 +267,7 @@ def create_app(site: GameSite) -> Starlette:
 
     def page_source(request: Request) -> Response:
         name = request.path_params["name"]
-        path = site.workspace.pages_dir / f"{name}.rl"
+        path = site.workspace.pages_dir / f"{name}{site.workspace.page_suffix}"
         if "/" in name or not path.is_file():
             return HTMLResponse("no such page", status_code=404)
         source = path.read_text(encoding="utf-8", errors="replace")

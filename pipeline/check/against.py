@@ -1,0 +1,94 @@
+"""``check --against OTHER_GAME_DIR``: two translations of one game walked in lockstep.
+
+The other game directory (any target) is compiled and started, then used as the
+reference of the oracle comparison (:func:`rulebook2game.check.oracle.run_oracle`): the
+same seeded trajectories, the first difference of each kind, its counterexample shrunk
+to the shortest action sequence legal in both. Each finding names the pages and cited
+rules of this side and, in its message and ``extra``, those of the other side. This
+is the second opinion for games that have no reference engine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.check import findings as fk
+from rulebook2game.check.findings import Finding, PageIndex
+from rulebook2game.check.oracle import OracleConfig, run_oracle
+from rulebook2game.check.report import StageResult
+from rulebook2game.check.stages import DEFAULT_ORACLE, StageContext, max_steps
+from rulebook2game.errors import EngineFault, Rulebook2GameError
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.workspace import Workspace, open_workspace
+
+STAGE = "against"
+
+
+def _row(status: str, started: float, summary: str, **stats: Any) -> StageResult:
+    return StageResult(
+        name=STAGE,
+        status=status,  # type: ignore[arg-type]
+        seconds=round(time.perf_counter() - started, 3),
+        summary=summary,
+        stats=stats,
+    )
+
+
+def _other_side(finding: Finding, index: PageIndex, label: str) -> Finding:
+    """``finding`` (located on this side) with the other side's pages and rules added."""
+    theirs = index.locate(replace(finding, pages=(), sections=(), location=None))
+    pages = [str(p) for p in theirs.pages]
+    cited = [f"{s.id}: {s.text}" if s.text else s.id for s in theirs.sections]
+    where = "; ".join(pages) or "no page found"
+    expected = f"{finding.expected} (so says {label}: {where})"
+    extra = {**finding.extra, "other": label, "other_pages": pages, "other_sections": cited}
+    return replace(finding, expected=expected, extra=extra)
+
+
+def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
+    """Walk this game's engine and the engine of ``options["against"]`` in lockstep."""
+    started = time.perf_counter()
+    other_dir = ctx.options.get(STAGE)
+    if not other_dir:
+        return _row("skipped", started, "no other translation (--against)"), ()
+    if ctx.engine is None:
+        return _row("skipped", started, "no engine"), ()
+    try:
+        other_ws: Workspace = open_workspace(Path(str(other_dir)))
+    except Rulebook2GameError as exc:
+        return _row("error", started, str(exc)), ()
+    label = str(other_dir)
+    runs = int(ctx.options.get("oracle", DEFAULT_ORACLE))
+    with compile_and_start(other_ws) as other:
+        if other.engine is None:
+            return _row("error", started, f"{label} has no engine: {other.error}"), ()
+        if other.engine.players != ctx.engine.players:
+            message = f"{ctx.engine.players} players, {label} has {other.engine.players}"
+            finding = Finding(fk.ORACLE_PLAYER, STAGE, message, functions=("get_num_players",))
+            return _row("failed", started, message), (ctx.index.locate(finding),)
+        config = OracleConfig(
+            runs=runs,
+            seed=ctx.seed,
+            max_steps=max_steps(ctx.config),
+            shrink=bool(ctx.options.get("shrink", True)),
+            stop_at_first=bool(ctx.options.get("stop_at_first", False)),
+            game=ctx.config.name,
+        )
+        try:
+            result = run_oracle(other.engine, ctx.engine, config)
+        except EngineFault as exc:
+            return _row("error", started, f"engine fault: {exc}"), ()
+    rulebook = other_ws.rulebook_json if other_ws.rulebook_json.is_file() else None
+    theirs = PageIndex.load(other_ws.pages_dir, rulebook)
+    found = tuple(
+        _other_side(ctx.index.locate(replace(f, stage=STAGE)), theirs, label)
+        for f in result.findings
+    )
+    summary = (
+        f"{result.trajectories} trajectories vs {label}, {result.steps} steps, "
+        f"{len(found)} difference(s)"
+    )
+    return _row("failed" if found else "ok", started, summary, **result.stats()), found

@@ -1,0 +1,1 @@
+"""The RulePage target: pages of offers, reducers, bonds and auto rules, lowered to rl."""

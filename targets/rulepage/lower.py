@@ -1,0 +1,652 @@
+"""Compose RulePage pages (oapply and bonding) and lower them to one rl program.
+
+The program keeps the algebra's shape (see ``reference.md`` for the semantics):
+
+- ``cls State`` gathers every page's ``state:`` fields; ``g`` is the state everywhere.
+- Each action of ``interface.toml`` is one alternative of an ``actions:`` block in the
+  game loop; it is legal when the active tier (priority > chance > ordinary) has a page
+  offering it whose page condition, offer condition and every bonded modifier's
+  ``require`` hold.
+- Applying an action runs its owner's ``on`` block, then the bonded modifiers' ``on``
+  blocks in bond order, then the auto rules to a fixpoint, then each follow-up the
+  same way (depth first, in the order they were emitted), within fixed bounds.
+- The game ends when an ``end when`` condition holds; ``returns(p)`` scores it.
+
+Composition errors (two owners of one action, a modifier bonded twice, ...) are found
+here and reported at every page line involved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
+from rulebook2game.targets.rulepage.syntax import ActionRef, Block, Page, PageProblem, Span, Text
+from rulebook2game.workspace import Interface
+
+FOLLOW_BOUND = 10_000
+"""Most reductions (the action and its follow-ups) one action may cause."""
+AUTO_BOUND = 1_000
+"""Most rounds of auto rules after one reduction."""
+STACK_SIZE = 16
+"""Most follow-up actions pending at once."""
+TIERS = {"ordinary": 0, "chance": 1, "priority": 2}
+
+_PAGE_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_RESERVED = re.compile(
+    r"^(?:fun|act|cls)\s+(get_current_player|get_num_players|score|pretty_print|play|State"
+    r"|Game|r2gp_\w*|R2gp\w*)\b"
+)
+"""Names the generated program defines itself."""
+_FOLLOW = re.compile(r"^follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$")
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """The generated program and its source map."""
+
+    source: str
+    source_map: SourceMap
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.found: list[PageProblem] = []
+
+    def add(self, at: Span, message: str) -> None:
+        self.found.append(PageProblem(at, message))
+
+
+def _split_args(text: str) -> list[str]:
+    """Top-level comma-separated parts of ``text`` (brackets respected)."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current)
+    return [p.strip() for p in parts]
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """An action of the interface or an internal event, and its number in ``R2gpStep``."""
+
+    number: int
+    name: str
+    arity: int
+    interface: bool
+
+
+class Composer:
+    """Checks the composition of ``pages`` and writes the rl program."""
+
+    def __init__(self, pages: Sequence[Page], interface: Interface, players: int) -> None:
+        self.pages = sorted(pages, key=lambda p: p.name)
+        self.by_name = {p.name: p for p in self.pages}
+        self.interface = interface
+        self.players = players
+        self.problems = _Problems()
+        first = self.pages[0].file if self.pages else "pages"
+        self.out = Emitter(Origin(first, 1))
+        self.kinds: dict[str, _Kind] = {}
+        self.owner: dict[str, tuple[Page, ActionRef]] = {}
+        self.bonded_to: dict[str, tuple[Page, Span]] = {}
+        self.follows: list[Span] = []
+        """Where ``follow`` statements were written (a runaway chain is reported there)."""
+
+    # -- composition checks -----------------------------------------------------------
+
+    def check(self) -> list[PageProblem]:
+        """Every composition problem (empty: the pages compose)."""
+        for page in self.pages:
+            for problem in page.problems:
+                self.problems.add(problem.at, problem.message)
+            for line in page.code.lines if page.code else ():
+                fun = _RESERVED.match(line.text)
+                if fun:
+                    self.problems.add(
+                        line.at,
+                        f"`{fun.group(1)}` is written by the rulepage target; give this "
+                        "function another name (the game's own clauses say it: player:, "
+                        "returns(p):, show:)",
+                    )
+            if not _PAGE_NAME.fullmatch(page.name):
+                self.problems.add(
+                    Span(page.file, 1, 1),
+                    f"page name `{page.name}`: use lowercase letters, digits and underscores",
+                )
+        for spec in self.interface.actions:
+            for arg in spec.args:
+                if arg.values is not None:
+                    self.problems.add(
+                        Span("interface.toml", 0, 0),
+                        f"action {spec.name}: argument {arg.name} has named values; "
+                        "the rulepage target takes integer arguments (min/max) only",
+                    )
+            self.kinds[spec.name] = _Kind(len(self.kinds), spec.name, len(spec.args), True)
+        self._check_owners()
+        self._check_bonds()
+        self._check_singletons()
+        self._check_refs()
+        return self.problems.found
+
+    def _check_owners(self) -> None:
+        owners: dict[str, list[tuple[Page, ActionRef]]] = {}
+        for page in self.pages:
+            if page.modifier is None:
+                for reducer in page.reducers:
+                    owners.setdefault(reducer.action.name, []).append((page, reducer.action))
+        for name, claims in owners.items():
+            if len(claims) > 1:
+                where = ", ".join(f"{p.file}:{ref.at.line}" for p, ref in claims)
+                for _page, ref in claims:
+                    self.problems.add(
+                        ref.at, f"two pages reduce `{name}`; an action has one owner ({where})"
+                    )
+            self.owner[name] = claims[0]
+            if name not in self.kinds:
+                arity = len(claims[0][1].params)
+                self.kinds[name] = _Kind(len(self.kinds), name, arity, False)
+
+    def _check_bonds(self) -> None:
+        for page in self.pages:
+            for bond in page.bonds:
+                other = self.by_name.get(bond.name)
+                if other is None:
+                    self.problems.add(bond.at, f"bonds `{bond.name}`, but there is no such page")
+                elif other.modifier is None:
+                    self.problems.add(
+                        bond.at, f"bonds `{bond.name}`, which is not a `modifier` page"
+                    )
+                elif bond.name in self.bonded_to:
+                    earlier = self.bonded_to[bond.name]
+                    message = f"modifier `{bond.name}` is bonded twice"
+                    self.problems.add(bond.at, message)
+                    self.problems.add(earlier[1], message)
+                else:
+                    self.bonded_to[bond.name] = (page, bond.at)
+        for page in self.pages:
+            if page.modifier is not None:
+                if page.name not in self.bonded_to:
+                    self.problems.add(
+                        page.modifier,
+                        f"modifier `{page.name}` is bonded to no page (add it to a page's `bonds`)",
+                    )
+                if page.offers or page.when is not None or page.bonds:
+                    self.problems.add(
+                        page.modifier,
+                        "a modifier only requires and amends: no `offer`, `when` or `bonds`",
+                    )
+            elif page.requires:
+                self.problems.add(
+                    page.requires[0].action.at, "`require` belongs on a `modifier` page"
+                )
+
+    def _check_singletons(self) -> None:
+        for key in ("player", "returns"):
+            having = [p for p in self.pages if getattr(p, key) is not None]
+            if not having:
+                at = Span(self.pages[0].file if self.pages else "pages", 1, 1)
+                self.problems.add(at, f"no page gives `{key}` (exactly one page must)")
+            for page in having[1:] if len(having) > 1 else ():
+                for other in (having[0], page):
+                    value = getattr(other, key)
+                    text = value if isinstance(value, Text) else value.value
+                    self.problems.add(text.at, f"`{key}` is given on two pages")
+        if not any(p.ends for p in self.pages):
+            at = Span(self.pages[0].file if self.pages else "pages", 1, 1)
+            self.problems.add(at, "no page says when the game ends (`end when COND`)")
+        fields: dict[str, Text] = {}
+        for page in self.pages:
+            for line in page.state.lines if page.state else ():
+                name = line.text.split("#", 1)[0].split()
+                if not name:
+                    continue
+                if name[-1] in fields:
+                    message = f"state field `{name[-1]}` is declared twice"
+                    self.problems.add(line.at, message)
+                    self.problems.add(fields[name[-1]].at, message)
+                fields[name[-1]] = line
+        for page in self.pages:
+            if page.tier != "ordinary" and page.modifier is not None:
+                self.problems.add(page.modifier, "a modifier cannot be a priority or chance page")
+
+    def _check_refs(self) -> None:
+        for page in self.pages:
+            for offer in page.offers:
+                self._check_ref(offer.action, interface_only=True)
+                if offer.action.name in self.kinds and offer.action.name not in self.owner:
+                    self.problems.add(
+                        offer.action.at, f"`{offer.action.name}` is offered but no page reduces it"
+                    )
+                chance = offer.action.name in self.interface.chance.actions
+                if chance != (page.tier == "chance"):
+                    why = "a chance action" if chance else "not a chance action"
+                    self.problems.add(
+                        offer.action.at,
+                        f"`{offer.action.name}` is {why}: offer chance actions on a "
+                        "`chance when` page only",
+                    )
+            for require in page.requires:
+                self._check_ref(require.action, interface_only=True)
+                base = self.bonded_to.get(page.name)
+                if base is not None and not any(
+                    o.action.name == require.action.name for o in base[0].offers
+                ):
+                    self.problems.add(
+                        require.action.at,
+                        f"`{base[0].name}` (which this modifier bonds to) does not offer "
+                        f"`{require.action.name}`",
+                    )
+            for reducer in page.reducers:
+                self._check_ref(reducer.action, interface_only=False)
+                if page.modifier is not None:
+                    base = self.bonded_to.get(page.name)
+                    owner = self.owner.get(reducer.action.name)
+                    if base is not None and (owner is None or owner[0].name != base[0].name):
+                        self.problems.add(
+                            reducer.action.at,
+                            f"`{reducer.action.name}` is not reduced by `{base[0].name}`, the "
+                            "page this modifier bonds to",
+                        )
+                for line in reducer.body.lines:
+                    self._check_follow(line)
+
+    def _check_ref(self, ref: ActionRef, *, interface_only: bool) -> None:
+        kind = self.kinds.get(ref.name)
+        if kind is None or (interface_only and not kind.interface):
+            known = ", ".join(k.name for k in self.kinds.values() if k.interface)
+            self.problems.add(ref.at, f"`{ref.name}` is not an action of interface.toml ({known})")
+        elif len(ref.params) != kind.arity:
+            self.problems.add(
+                ref.at, f"`{ref.name}` takes {kind.arity} argument(s), not {len(ref.params)}"
+            )
+
+    def _check_follow(self, line: Text) -> None:
+        match = _FOLLOW.match(line.text.strip())
+        if match is None:
+            return
+        kind = self.kinds.get(match.group(1))
+        args = _split_args(match.group(2))
+        if kind is None or match.group(1) not in self.owner:
+            self.problems.add(line.at, f"follow-up `{match.group(1)}` is reduced by no page")
+        elif len(args) != kind.arity:
+            self.problems.add(
+                line.at, f"`{kind.name}` takes {kind.arity} argument(s), not {len(args)}"
+            )
+
+    # -- the program ------------------------------------------------------------------
+
+    def lower(self) -> Lowered:
+        """The rl program (call after :meth:`check` found nothing)."""
+        width = max([1, *(k.arity for k in self.kinds.values())])
+        self.width = width
+        o = self.out
+        o.line("# Generated from the RulePage pages; edit the pages, not this file.")
+        for name in ("serialization.print", "bounded_arg", "collections.vector"):
+            o.line(f"import {name}")
+        seen_imports = set()
+        for page in self.pages:
+            for imp in page.imports:
+                if imp.text not in seen_imports:
+                    seen_imports.add(imp.text)
+                    o.user("", imp.text, imp.at.file, imp.at.line, imp.at.column)
+        o.line("")
+        o.line(f"const R2GP_FOLLOW_BOUND = {FOLLOW_BOUND}")
+        o.line(f"const R2GP_AUTO_BOUND = {AUTO_BOUND}")
+        o.line("")
+        self._state()
+        self._step_class()
+        for page in self.pages:
+            if page.code is not None:
+                self._block("", page.code)
+                o.line("")
+        self._setup()
+        self._simple_fun("r2gp_player", "Int", next(p.player for p in self.pages if p.player))
+        self._tier()
+        self._over()
+        self._offers()
+        self._legal()
+        self._reducers()
+        self._autos()
+        self._apply()
+        self._play()
+        self._hooks()
+        return Lowered(o.source(), o.map())
+
+    def _origin(self, at: Span) -> Origin:
+        return Origin(at.file, at.line)
+
+    def _block(self, indent: str, block: Block, *, follow: bool = False) -> None:
+        if not block.lines:
+            self.out.line(f"{indent}return", self._origin(block.at))
+            return
+        for line in block.lines:
+            text = line.text
+            match = _FOLLOW.match(text.strip()) if follow else None
+            if match is not None:
+                lead = text[: len(text) - len(text.lstrip())]
+                args = _split_args(match.group(2))
+                args += ["0"] * (self.width - len(args))
+                kind = self.kinds[match.group(1)].number
+                call = f"r2gp_out.append(r2gp_step({kind}, {', '.join(args)}))"
+                self.follows.append(line.at)
+                self.out.line(indent + lead + call, self._origin(line.at))
+                continue
+            self.out.user(indent, text, line.at.file, line.at.line, line.at.column)
+
+    def _state(self) -> None:
+        o = self.out
+        o.line("cls State:")
+        count = 0
+        for page in self.pages:
+            for line in page.state.lines if page.state else ():
+                o.user("    ", line.text, line.at.file, line.at.line, line.at.column)
+                count += 1
+        if count == 0:
+            o.line("    Bool r2gp_unused")
+        o.line("")
+
+    def _step_class(self) -> None:
+        o, width = self.out, self.width
+        o.line("cls R2gpStep:")
+        o.line("    Int kind")
+        o.line(f"    Int[{width}] args")
+        o.line("")
+        params = ", ".join(f"Int a{i}" for i in range(width))
+        o.line(f"fun r2gp_step(Int kind, {params}) -> R2gpStep:")
+        o.line("    let step : R2gpStep")
+        o.line("    step.kind = kind")
+        for i in range(width):
+            o.line(f"    step.args[{i}] = a{i}")
+        o.line("    return step")
+        o.line("")
+
+    def _setup(self) -> None:
+        o = self.out
+        calls = []
+        for page in self.pages:
+            if page.setup is not None:
+                o.line(f"fun r2gp_setup__{page.name}(State g):", self._origin(page.setup.at))
+                self._block("    ", page.setup)
+                o.line("")
+                calls.append(f"r2gp_setup__{page.name}(g)")
+        o.line("fun r2gp_setup(State g):")
+        for call in calls:
+            o.line(f"    {call}")
+        o.line("    return")
+        o.line("")
+
+    def _simple_fun(self, name: str, result: str, text: Text | None, params: str = "") -> None:
+        assert text is not None
+        o = self.out
+        o.line(f"fun {name}(State g{params}) -> {result}:", self._origin(text.at))
+        o.user("    return ", text.text, text.at.file, text.at.line, text.at.column)
+        o.line("")
+
+    def _tier(self) -> None:
+        o = self.out
+        o.line("fun r2gp_tier(State g) -> Int:")
+        for tier in ("priority", "chance"):
+            for page in self.pages:
+                if page.tier == tier and page.when is not None:
+                    w = page.when
+                    o.user("    if ", w.text + ":", w.at.file, w.at.line, w.at.column)
+                    o.line(f"        return {TIERS[tier]}")
+        o.line("    return 0")
+        o.line("")
+
+    def _over(self) -> None:
+        o = self.out
+        o.line("fun r2gp_over(State g) -> Bool:")
+        for page in self.pages:
+            for end in page.ends:
+                o.user("    if ", end.text + ":", end.at.file, end.at.line, end.at.column)
+                o.line("        return true")
+        o.line("    return false")
+        o.line("")
+
+    def _params(self, ref: ActionRef) -> str:
+        return "".join(f", Int {p}" for p in ref.params)
+
+    def _offers(self) -> None:
+        o = self.out
+        for page in self.pages:
+            for index, require in enumerate(page.requires):
+                ref, cond = require.action, require.condition
+                name = f"r2gp_require__{page.name}__{index}"
+                o.line(f"fun {name}(State g{self._params(ref)}) -> Bool:", self._origin(ref.at))
+                o.user("    return ", cond.text, cond.at.file, cond.at.line, cond.at.column)
+                o.line("")
+        for page in self.pages:
+            for index, offer in enumerate(page.offers):
+                ref = offer.action
+                name = f"r2gp_offer__{page.name}__{index}"
+                o.line(f"fun {name}(State g{self._params(ref)}) -> Bool:", self._origin(ref.at))
+                for when in (page.when, offer.condition):
+                    if when is not None:
+                        o.user(
+                            "    if !(",
+                            when.text + "):",
+                            when.at.file,
+                            when.at.line,
+                            when.at.column,
+                        )
+                        o.line("        return false")
+                args = "".join(f", {p}" for p in ref.params)
+                for bond in page.bonds:
+                    modifier = self.by_name[bond.name]
+                    for j, require in enumerate(modifier.requires):
+                        if require.action.name == ref.name:
+                            o.line(
+                                f"    if !r2gp_require__{modifier.name}__{j}(g{args}):",
+                                self._origin(require.action.at),
+                            )
+                            o.line("        return false")
+                o.line("    return true", self._origin(ref.at))
+                o.line("")
+
+    def _legal(self) -> None:
+        o = self.out
+        for kind in self.kinds.values():
+            if not kind.interface:
+                continue
+            params = "".join(f", Int a{i}" for i in range(kind.arity))
+            args = "".join(f", a{i}" for i in range(kind.arity))
+            o.line(f"fun r2gp_legal__{kind.name}(State g{params}) -> Bool:")
+            o.line("    let tier = r2gp_tier(g)")
+            for page in self.pages:
+                for index, offer in enumerate(page.offers):
+                    if offer.action.name == kind.name:
+                        origin = self._origin(offer.action.at)
+                        o.line(
+                            f"    if tier == {TIERS[page.tier]} and "
+                            f"r2gp_offer__{page.name}__{index}(g{args}):",
+                            origin,
+                        )
+                        o.line("        return true")
+            o.line("    return false")
+            o.line("")
+
+    def _chain(self, name: str) -> list[tuple[Page, ActionRef]]:
+        """The owner's reducer of ``name`` and its bonded modifiers' steps, in order."""
+        owner = self.owner.get(name)
+        if owner is None:
+            return []
+        chain = [owner]
+        for bond in owner[0].bonds:
+            modifier = self.by_name[bond.name]
+            chain += [(modifier, r.action) for r in modifier.reducers if r.action.name == name]
+        return chain
+
+    def _reducers(self) -> None:
+        o = self.out
+        for page in self.pages:
+            for reducer in page.reducers:
+                ref = reducer.action
+                o.line(
+                    f"fun r2gp_on__{page.name}__{ref.name}(State g, "
+                    f"R2gpSteps r2gp_out{self._params(ref)}):",
+                    self._origin(ref.at),
+                )
+                self._block("    ", reducer.body, follow=True)
+                o.line("")
+        o.line("fun r2gp_reduce(State g, R2gpStep step, R2gpSteps r2gp_out):")
+        for kind in self.kinds.values():
+            chain = self._chain(kind.name)
+            if not chain:
+                continue
+            o.line(f"    if step.kind == {kind.number}:", self._origin(chain[0][1].at))
+            args = "".join(f", step.args[{i}]" for i in range(kind.arity))
+            for page, ref in chain:
+                o.line(
+                    f"        r2gp_on__{page.name}__{ref.name}(g, r2gp_out{args})",
+                    self._origin(ref.at),
+                )
+            o.line("        return")
+        o.line("    return")
+        o.line("")
+
+    def _autos(self) -> None:
+        o = self.out
+        autos = [(p, i, a) for p in self.pages for i, a in enumerate(p.autos)]
+        for page, index, auto in autos:
+            self._simple_fun(f"r2gp_auto_when__{page.name}__{index}", "Bool", auto.condition)
+            o.line(f"fun r2gp_auto__{page.name}__{index}(State g):", self._origin(auto.body.at))
+            self._block("    ", auto.body)
+            o.line("")
+        o.line("fun r2gp_settle(State g):")
+        if not autos:
+            o.line("    return")
+            o.line("")
+            return
+        o.line("    let rounds = 0")
+        o.line("    let fired = true")
+        o.line("    while fired:")
+        o.line("        fired = false")
+        for page, index, auto in autos:
+            origin = self._origin(auto.condition.at)
+            o.line(f"        if r2gp_auto_when__{page.name}__{index}(g):", origin)
+            o.line(f"            r2gp_auto__{page.name}__{index}(g)")
+            o.line("            fired = true")
+        o.line("        rounds = rounds + 1")
+        o.line(
+            '        assert(rounds < R2GP_AUTO_BOUND, "auto rules did not settle: one keeps '
+            'firing (its body must make its condition false)")',
+            self._origin(autos[0][2].condition.at),
+        )
+        o.line("")
+
+    def _apply(self) -> None:
+        o = self.out
+        o.line("cls R2gpSteps:")
+        o.line(f"    R2gpStep[{STACK_SIZE}] items")
+        o.line("    Int size")
+        o.line("")
+        o.line("    fun append(R2gpStep step):")
+        o.line(
+            f'        assert(self.size < {STACK_SIZE}, "more than {STACK_SIZE} follow-up actions '
+            'are pending at once")',
+            self._origin(self.follows[0]) if self.follows else None,
+        )
+        o.line("        self.items[self.size] = step")
+        o.line("        self.size = self.size + 1")
+        o.line("")
+        o.line("fun r2gp_apply(State g, R2gpStep first):")
+        o.line("    let out : R2gpSteps")
+        o.line("    r2gp_reduce(g, first, out)")
+        o.line("    r2gp_settle(g)")
+        o.line("    if out.size == 0:")
+        o.line("        return")
+        o.line("    let stack : R2gpSteps")
+        o.line("    let count = 0")
+        o.line("    while true:")
+        o.line("        while out.size > 0:")
+        o.line("            out.size = out.size - 1")
+        o.line("            stack.append(out.items[out.size])")
+        o.line("        if stack.size == 0:")
+        o.line("            return")
+        o.line("        stack.size = stack.size - 1")
+        o.line("        r2gp_reduce(g, stack.items[stack.size], out)")
+        o.line("        r2gp_settle(g)")
+        o.line("        count = count + 1")
+        o.line(
+            '        assert(count < R2GP_FOLLOW_BOUND, "follow-up actions did not end: a '
+            'chain of follow-ups keeps going")',
+            self._origin(self.follows[0]) if self.follows else None,
+        )
+        o.line("")
+
+    def _play(self) -> None:
+        o = self.out
+        o.line("@classes")
+        o.line("act play() -> Game:")
+        o.line("    frm g : State")
+        o.line("    r2gp_setup(g)")
+        o.line("    r2gp_settle(g)")
+        o.line("    while !r2gp_over(g):")
+        o.line("        actions:")
+        for spec in self.interface.actions:
+            kind = self.kinds[spec.name]
+            args = ", ".join(f"BInt<{a.min}, {(a.max or 0) + 1}> {a.name}" for a in spec.args)
+            values = [f"{a.name}.value" for a in spec.args]
+            cond = ", ".join(["g", *values])
+            step = ", ".join([str(kind.number), *values, *(["0"] * (self.width - len(values)))])
+            owner = self.owner.get(spec.name)
+            origin = self._origin(owner[1].at) if owner else None
+            o.line(
+                f"            act {spec.name}({args}) {{ r2gp_legal__{spec.name}({cond}) }}", origin
+            )
+            o.line(f"                r2gp_apply(g, r2gp_step({step}))")
+        o.line("")
+
+    def _hooks(self) -> None:
+        o = self.out
+        returns = next(p.returns for p in self.pages if p.returns is not None)
+        self._simple_fun("r2gp_returns", "Float", returns.value, f", Int {returns.player}")
+        show = next((p.show for p in self.pages if p.show is not None), None)
+        if show is not None:
+            o.line("fun r2gp_show(State g):", self._origin(show.at))
+            self._block("    ", show)
+        else:
+            o.line("fun r2gp_show(State g):")
+            o.line("    print(g)")
+        o.line("")
+        o.line("fun get_current_player(Game game) -> Int:")
+        o.line("    if game.is_done():")
+        o.line("        return -4")
+        o.line("    if r2gp_tier(game.g) == 1:")
+        o.line("        return -1")
+        o.line("    return r2gp_player(game.g)")
+        o.line("")
+        o.line("fun get_num_players() -> Int:")
+        o.line(f"    return {self.players}")
+        o.line("")
+        o.line("fun score(Game game, Int player) -> Float:")
+        o.line("    if !game.is_done():")
+        o.line("        return 0.0")
+        o.line("    return r2gp_returns(game.g, player)")
+        o.line("")
+        o.line("fun pretty_print(Game game):")
+        o.line("    r2gp_show(game.g)")
+
+
+def compose(
+    pages: Sequence[Page], interface: Interface, players: int
+) -> Lowered | list[PageProblem]:
+    """The lowered program, or every composition problem found."""
+    composer = Composer(pages, interface, players)
+    problems = composer.check()
+    if problems:
+        return problems
+    return composer.lower()
