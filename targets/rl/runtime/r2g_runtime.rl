@@ -10,6 +10,7 @@
 # `r2g_instantiate` instantiates them for the game.
 import action
 import collections.vector
+import machine_learning
 import serialization.to_byte_vector
 
 const R2G_TERMINAL = 0
@@ -43,6 +44,9 @@ fun r2g_instantiate():
     r2g_playouts(all, 0, 0, 0, false, out, returns)
     r2g_copy(g)
     r2g_byte_buffer(0)
+    r2g_observation_size()
+    r2g_observation_tensor(g, 0)
+    r2g_masked(g, 0)
 
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
@@ -143,3 +147,205 @@ fun<T> r2g_playouts(Vector<T> all, Int seed, Int count, Int max_steps, Bool reco
             returns.append(score(g, p))
             p = p + 1
         done = done + 1
+
+# -- what a player may see ------------------------------------------------------------
+#
+# The pages declare hidden state with the standard library's `Hidden<T>` (seen by no
+# player) and `HiddenInformation<T>` (seen by its `owner`, or by all when the owner is
+# -1). The observation text is the game's own `pretty_print` of a copy in which every
+# value the player may not see is reset to its default (`r2g_masked`); the observation
+# tensor is written by `r2g_tensor` below.
+
+fun r2g_observation_size() -> Int:
+    let g = play()
+    return _r2g_size(g)
+
+fun r2g_observation_tensor(Game g, Int player) -> Vector<Float>:
+    return r2g_tensor(g, player)
+
+fun r2g_masked(Game g, Int player) -> Game:
+    let copy = g
+    _r2g_mask(copy, player)
+    return copy
+
+trait<T> R2GMaskable:
+    fun r2g_mask(T obj, Int observer)
+
+fun<T> r2g_mask(Hidden<T> obj, Int observer):
+    let blank : T
+    obj.value = blank
+
+fun<T> r2g_mask(HiddenInformation<T> obj, Int observer):
+    if obj.owner != -1 and obj.owner != observer:
+        let blank : T
+        obj.value = blank
+
+fun<T, Int X> r2g_mask(T[X] obj, Int observer):
+    let i = 0
+    while i < X:
+        _r2g_mask(obj[i], observer)
+        i = i + 1
+
+fun<T> r2g_mask(Vector<T> obj, Int observer):
+    let i = 0
+    while i < obj.size():
+        _r2g_mask(obj.get(i), observer)
+        i = i + 1
+
+fun<T, Int X> r2g_mask(BoundedVector<T, X> obj, Int observer):
+    let i = 0
+    while i < obj.size():
+        _r2g_mask(obj.get(i), observer)
+        i = i + 1
+
+fun r2g_mask(Int obj, Int observer):
+    return
+
+fun r2g_mask(Bool obj, Int observer):
+    return
+
+fun r2g_mask(Float obj, Int observer):
+    return
+
+fun r2g_mask(Byte obj, Int observer):
+    return
+
+fun<T> _r2g_mask(T obj, Int observer):
+    if obj is R2GMaskable:
+        obj.r2g_mask(observer)
+    else if obj is Enum:
+        return
+    else if obj is Alternative:
+        for field of obj:
+            using Type = type(field)
+            if obj is Type:
+                _r2g_mask(obj, observer)
+    else:
+        for field of obj:
+            _r2g_mask(field, observer)
+
+# -- the observation tensor -------------------------------------------------------
+#
+# The standard library's encoding (`Bool` as 0/1, `BInt` and enums one-hot, custom
+# `write_in_observation_tensor` writers), with three changes so that every seat gets
+# a tensor of the same length and layout: a plain `Int` or `Float` is one entry (its
+# value; the standard library leaves it out), a value the observer may not see
+# (`Hidden`, another player's `HiddenInformation`) is zeros of its full length, and a
+# `BoundedVector` is padded to its capacity.
+
+trait<T> R2GTensorable:
+    fun r2g_write(T obj, Int observer, Vector<Float> out, Int index)
+    fun r2g_size(T obj) -> Int
+
+fun r2g_write(Int obj, Int observer, Vector<Float> out, Int index):
+    out.get(index) = float(obj)
+    index = index + 1
+
+fun r2g_size(Int obj) -> Int:
+    return 1
+
+fun r2g_write(Float obj, Int observer, Vector<Float> out, Int index):
+    out.get(index) = obj
+    index = index + 1
+
+fun r2g_size(Float obj) -> Int:
+    return 1
+
+fun<T> r2g_write(Hidden<T> obj, Int observer, Vector<Float> out, Int index):
+    index = index + _r2g_size(obj.value)
+
+fun<T> r2g_size(Hidden<T> obj) -> Int:
+    return _r2g_size(obj.value)
+
+fun<T> r2g_write(HiddenInformation<T> obj, Int observer, Vector<Float> out, Int index):
+    if obj.owner == -1 or obj.owner == observer:
+        _r2g_write(obj.value, observer, out, index)
+    else:
+        index = index + _r2g_size(obj.value)
+
+fun<T> r2g_size(HiddenInformation<T> obj) -> Int:
+    return _r2g_size(obj.value)
+
+fun<T, Int X> r2g_write(T[X] obj, Int observer, Vector<Float> out, Int index):
+    let i = 0
+    while i < X:
+        _r2g_write(obj[i], observer, out, index)
+        i = i + 1
+
+fun<T, Int X> r2g_size(T[X] obj) -> Int:
+    return _r2g_size(obj[0]) * X
+
+fun<T, Int X> r2g_write(BoundedVector<T, X> obj, Int observer, Vector<Float> out, Int index):
+    let i = 0
+    while i < obj.size():
+        _r2g_write(obj.get(i), observer, out, index)
+        i = i + 1
+    let blank : T
+    index = index + (X - obj.size()) * _r2g_size(blank)
+
+fun<T, Int X> r2g_size(BoundedVector<T, X> obj) -> Int:
+    let blank : T
+    return _r2g_size(blank) * X
+
+fun<T> r2g_write(Vector<T> obj, Int observer, Vector<Float> out, Int index):
+    return
+
+fun<T> r2g_size(Vector<T> obj) -> Int:
+    return 0
+
+fun<T> _r2g_size(T obj) -> Int:
+    if obj is R2GTensorable:
+        return obj.r2g_size()
+    else if obj is Tensorable:
+        return obj.size_as_observation_tensor()
+    else if obj is Enum:
+        return obj.max() + 1
+    else if obj is Alternative:
+        let alternatives = 0
+        for field of obj:
+            alternatives = alternatives + 1
+        let largest = 0
+        for field of obj:
+            using Type = type(field)
+            let blank : Type
+            largest = max(_r2g_size(blank), largest)
+        return largest + alternatives
+    else:
+        let total = 0
+        for field of obj:
+            total = total + _r2g_size(field)
+        return total
+
+fun<T> _r2g_write(T obj, Int observer, Vector<Float> out, Int index):
+    if obj is R2GTensorable:
+        obj.r2g_write(observer, out, index)
+    else if obj is Tensorable:
+        obj.write_in_observation_tensor(observer, out, index)
+    else if obj is Enum:
+        write_in_observation_tensor(obj.as_int(), 0, obj.max() + 1, out, index)
+    else if obj is Alternative:
+        let alternatives = 0
+        for field of obj:
+            alternatives = alternatives + 1
+        let start = index
+        let width = _r2g_size(obj)
+        let current = 0
+        for field of obj:
+            using Type = type(field)
+            if obj is Type:
+                write_in_observation_tensor(current, 0, alternatives, out, index)
+                _r2g_write(obj, observer, out, index)
+            current = current + 1
+        index = start + width
+    else:
+        for field of obj:
+            _r2g_write(field, observer, out, index)
+
+fun<T> r2g_tensor(T obj, Int observer) -> Vector<Float>:
+    let out : Vector<Float>
+    let n = _r2g_size(obj)
+    while n != 0:
+        out.append(0.0)
+        n = n - 1
+    _r2g_write(obj, observer, out, 0)
+    return out
