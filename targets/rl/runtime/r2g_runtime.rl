@@ -47,6 +47,15 @@ fun r2g_instantiate():
     r2g_observation_size()
     r2g_observation_tensor(g, 0)
     r2g_masked(g, 0)
+    let buffer = r2g_int_buffer(0)
+    r2g_float_buffer(0)
+    r2g_step(g, all, -1, buffer)
+    let games = r2g_new_games(0)
+    let chosen : Vector<Int>
+    let tensors : Vector<Float>
+    r2g_step_many(games, all, chosen, buffer, tensors, 0)
+    r2g_reset_game(games, 0)
+    r2g_game_at(games, 0)
 
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
@@ -102,6 +111,89 @@ fun<T> r2g_pick(Game g, Vector<T> all, Vector<Int> legal, R2GRandom rng) -> Int:
     if n == 0:
         return -1
     return legal.get(rng.below(n))
+
+fun r2g_float_buffer(Int size) -> Vector<Float>:
+    let out : Vector<Float>
+    out.resize(size)
+    return out
+
+fun r2g_int_buffer(Int size) -> Vector<Int>:
+    let out : Vector<Int>
+    out.resize(size)
+    return out
+
+# In-process stepping (one native call per step): apply action `index` to `g` when
+# `index >= 0`, then describe the state in `out` (sized all.size() + 1): out[0] is the
+# player to move (-4 when the game is over), out[1..n] the legal action indices. The
+# result is n, or -1 (and `g` untouched) when the action is not legal.
+fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
+    if index >= 0:
+        if !r2g_apply(g, all, index):
+            return -1
+    if g.is_done():
+        out.set(0, -4)
+        return 0
+    out.set(0, get_current_player(g))
+    let n = 0
+    let i = 0
+    while i != all.size():
+        if r2g_can(g, all.get(i)):
+            n = n + 1
+            out.set(n, i)
+        i = i + 1
+    return n
+
+fun r2g_new_games(Int count) -> Vector<Game>:
+    let games : Vector<Game>
+    let i = 0
+    while i != count:
+        games.append(play())
+        i = i + 1
+    return games
+
+fun r2g_reset_game(Vector<Game> games, Int k):
+    games.set(k, play())
+
+fun r2g_game_at(Vector<Game> games, Int k) -> Game:
+    return games.get(k)
+
+# Many games stepped in one call (for learners). For game k, `chosen[k] >= 0` is
+# applied (an illegal action leaves the game as it was); then `out[k * stride ...]`
+# gets [n, player, legal indices...] as in `r2g_step`, with n = -1 for an illegal
+# action; when `tensors` is not empty, `tensors[k * width ...]` gets the observation
+# tensor of the player to move (of player 0 at chance and terminal states).
+fun<T> r2g_step_many(Vector<Game> games, Vector<T> all, Vector<Int> chosen, Vector<Int> out, Vector<Float> tensors, Int width):
+    let stride = all.size() + 2
+    let k = 0
+    while k != games.size():
+        ref g = games.get(k)
+        let base = k * stride
+        let n = 0
+        let index = chosen.get(k)
+        if index >= 0 and !r2g_apply(g, all, index):
+            n = -1
+        else if g.is_done():
+            out.set(base + 1, -4)
+        else:
+            out.set(base + 1, get_current_player(g))
+            let i = 0
+            while i != all.size():
+                if r2g_can(g, all.get(i)):
+                    n = n + 1
+                    out.set(base + 1 + n, i)
+                i = i + 1
+        out.set(base, n)
+        if width != 0:
+            let observer = get_current_player(g)
+            if observer < 0 or g.is_done():
+                observer = 0
+            let start = k * width
+            let j = 0
+            while j != width:
+                tensors.set(start + j, 0.0)
+                j = j + 1
+            _r2g_write(g, observer, tensors, start)
+        k = k + 1
 
 fun r2g_byte_buffer(Int size) -> Vector<Byte>:
     let out : Vector<Byte>
