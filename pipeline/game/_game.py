@@ -66,6 +66,12 @@ class Game:
         """The shape of every observation tensor: ``(size,)``."""
         return (self._native.tensor_size,)
 
+    @property
+    def has_hidden_information(self) -> bool:
+        """Whether the pages declare state some player may not see (``Hidden``,
+        ``HiddenInformation``)."""
+        return any(name.startswith("Hidden") for name in dir(self._native.m))
+
     def new_initial_state(self) -> State:
         """The state before the first action."""
         return self._state(self._native.m.play(), [])
@@ -264,6 +270,9 @@ class State:
         if not 0 <= player < self._game.num_players:
             raise BadInputError(f"no player {player} (players are 0..{self._game.num_players - 1})")
         return player
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
 
     def __str__(self) -> str:
         return self.render()
