@@ -245,6 +245,16 @@ class State:
         texts = self._game.action_texts
         return [texts[i] for i in self._history]
 
+    def resampled(self, player: int, seed: int) -> State | None:
+        """A state ``player`` cannot tell from this one, with hidden information drawn
+        again (see the runtime's ``r2g_resampled``); ``None`` when the game hides a value
+        that cannot be drawn again. The copy has no history."""
+        native = self._game._native
+        seat = self._seat(player)
+        if not native.call("r2g_resample_is_clean", self._g, seat):
+            return None
+        return self._game._state(native.call("r2g_resampled", self._g, seat, seed), [])
+
     def observation_string(self, player: int) -> str:
         """What ``player`` sees: the game's ``pretty_print`` with hidden values reset."""
         native = self._game._native

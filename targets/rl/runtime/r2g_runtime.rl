@@ -47,6 +47,8 @@ fun r2g_instantiate():
     r2g_observation_size()
     r2g_observation_tensor(g, 0)
     r2g_masked(g, 0)
+    r2g_resampled(g, 0, 0)
+    r2g_resample_is_clean(g, 0)
     let buffer = r2g_int_buffer(0)
     r2g_float_buffer(0)
     r2g_step(g, all, -1, buffer)
@@ -441,3 +443,135 @@ fun<T> r2g_tensor(T obj, Int observer) -> Vector<Float>:
         n = n - 1
     _r2g_write(obj, observer, out, 0)
     return out
+
+# -- determinization: a state the observer cannot tell from this one ---------------
+#
+# Search bots must not read what their seat cannot see. `r2g_resampled` returns a copy
+# in which hidden information is drawn again: the cards of every `HiddenInformation<
+# Bool[N]>[K]` array (one set per player, such as hands) that the observer may not see
+# are pooled and dealt back at random, each set keeping its size; a `Hidden` array is
+# shuffled. Any other hidden value cannot be drawn again without knowing its meaning:
+# `r2g_resample_is_clean` is false when the state has one, and bots then do not search.
+
+cls R2GSampler:
+    R2GRandom rng
+    Int observer
+    Bool clean
+
+trait<T> R2GRepartitionable:
+    fun r2g_repartition(T obj, R2GSampler sampler)
+
+trait<T> R2GResamplable:
+    fun r2g_resample(T obj, R2GSampler sampler)
+
+fun<Int X, Int K> r2g_repartition(HiddenInformation<Bool[X]>[K] slots, R2GSampler sampler):
+    let pool : Vector<Int>
+    let sizes : Int[K]
+    let q = 0
+    while q < K:
+        sizes[q] = 0
+        if slots[q].owner != -1 and slots[q].owner != sampler.observer:
+            let c = 0
+            while c < X:
+                if slots[q].value[c]:
+                    pool.append(c)
+                    sizes[q] = sizes[q] + 1
+                    slots[q].value[c] = false
+                c = c + 1
+        q = q + 1
+    let i = pool.size()
+    while i > 1:
+        let j = sampler.rng.below(i)
+        i = i - 1
+        let swap = pool.get(i)
+        pool.set(i, pool.get(j))
+        pool.set(j, swap)
+    let next = 0
+    q = 0
+    while q < K:
+        let n = 0
+        while n < sizes[q]:
+            slots[q].value[pool.get(next)] = true
+            next = next + 1
+            n = n + 1
+        q = q + 1
+
+fun<T, Int X> r2g_shuffle(T[X] obj, R2GSampler sampler):
+    let i = X
+    while i > 1:
+        let j = sampler.rng.below(i)
+        i = i - 1
+        let swap = obj[i]
+        obj[i] = obj[j]
+        obj[j] = swap
+
+fun<T, Int X> r2g_resample(T[X] obj, R2GSampler sampler):
+    if obj is R2GRepartitionable:
+        obj.r2g_repartition(sampler)
+        return
+    let i = 0
+    while i < X:
+        _r2g_resample(obj[i], sampler)
+        i = i + 1
+
+fun<T> r2g_resample(Hidden<T> obj, R2GSampler sampler):
+    if obj.value is R2GShufflable:
+        obj.value.r2g_shuffle(sampler)
+    else:
+        sampler.clean = false
+
+trait<T> R2GShufflable:
+    fun r2g_shuffle(T obj, R2GSampler sampler)
+
+fun<T> r2g_resample(HiddenInformation<T> obj, R2GSampler sampler):
+    if obj.owner != -1 and obj.owner != sampler.observer:
+        sampler.clean = false
+
+fun<T> r2g_resample(Vector<T> obj, R2GSampler sampler):
+    let i = 0
+    while i < obj.size():
+        _r2g_resample(obj.get(i), sampler)
+        i = i + 1
+
+fun r2g_resample(Int obj, R2GSampler sampler):
+    return
+
+fun r2g_resample(Bool obj, R2GSampler sampler):
+    return
+
+fun r2g_resample(Float obj, R2GSampler sampler):
+    return
+
+fun r2g_resample(Byte obj, R2GSampler sampler):
+    return
+
+fun<T> _r2g_resample(T obj, R2GSampler sampler):
+    if obj is R2GResamplable:
+        obj.r2g_resample(sampler)
+    else if obj is Enum:
+        return
+    else if obj is Alternative:
+        for field of obj:
+            using Type = type(field)
+            if obj is Type:
+                _r2g_resample(obj, sampler)
+    else:
+        for field of obj:
+            _r2g_resample(field, sampler)
+
+fun r2g_resampled(Game g, Int observer, Int seed) -> Game:
+    let copy = g
+    let sampler : R2GSampler
+    sampler.rng.state = seed
+    sampler.observer = observer
+    sampler.clean = true
+    _r2g_resample(copy, sampler)
+    return copy
+
+fun r2g_resample_is_clean(Game g, Int observer) -> Bool:
+    let copy = g
+    let sampler : R2GSampler
+    sampler.observer = observer
+    sampler.clean = true
+    _r2g_resample(copy, sampler)
+    return sampler.clean

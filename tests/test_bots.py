@@ -1,0 +1,61 @@
+"""Bots play every corpus game to the end, through the in-process API and the engine contract."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulebook2game
+from rulebook2game.bots import RandomBot, SearchBot
+from rulebook2game.game import InProcessEngine
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.workspace import open_workspace
+
+GAMES = sorted(p.parent.name for p in CORPORA_DIR.glob("*/game.toml"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_search_and_random_bots_finish_a_game(name: str) -> None:
+    game = rulebook2game.load(CORPORA_DIR / name, trust=True)
+    search = SearchBot(seconds=0.05, simulations=60, seed=1)
+    chance = RandomBot(seed=2)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        bot = chance if state.is_chance_node() or state.current_player() != 0 else search
+        action = bot.step(game, state)
+        assert action in state.legal_action_texts()
+        state.apply(action)
+        steps += 1
+    assert steps > 0 and search.last is not None and search.last.searched
+
+
+def test_hearts_search_draws_hidden_cards_again_and_keeps_its_own() -> None:
+    game = rulebook2game.load(CORPORA_DIR / "hearts", trust=True)
+    state = game.new_initial_state()
+    bot = RandomBot(seed=4)
+    while state.is_chance_node() or len(state.legal_actions()) == 1:
+        state.apply(bot.step(game, state))
+    seat = state.current_player()
+    drawn = [state.resampled(seat, seed) for seed in range(5)]
+    assert all(d is not None for d in drawn)
+    mine = state.observation_string(seat)
+    assert all(d.observation_string(seat) == mine for d in drawn if d is not None)
+    assert len({d.render() for d in drawn if d is not None}) > 1
+    search = SearchBot(seconds=0.05, simulations=40)
+    assert search.step(game, state) in state.legal_action_texts()
+    assert search.last is not None and search.last.determinized
+
+
+def test_bots_speak_the_engine_contract_too() -> None:
+    game = rulebook2game.load(CORPORA_DIR / "tic_tac_toe", trust=True)
+    engine = InProcessEngine(game)
+    state = engine.initial()
+    assert SearchBot(simulations=30).step(engine, state) in engine.legal_actions(state)
+    with RlEngine.from_workspace(open_workspace(CORPORA_DIR / "tic_tac_toe")) as rl:
+        start = rl.initial()
+        assert RandomBot().step(rl, start) in rl.legal_actions(start)
+        searched = SearchBot(simulations=30, game=game).step(rl, start)
+        assert searched in rl.legal_actions(start)
+        with pytest.raises(rulebook2game.BadInputError, match="game="):
+            SearchBot().step(rl, start)
