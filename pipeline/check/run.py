@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import stages
+from rulebook2game.check import leak, stages
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import CheckReport, Coverage, StageResult, finding_record
@@ -200,11 +200,22 @@ def oracle_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*stages.oracle(ctx))
 
 
+def leak_stage(ctx: CheckContext) -> StageOutcome:
+    """Observations that reveal hidden information (see :mod:`rulebook2game.check.leak`)."""
+    return StageOutcome(*leak.leak(ctx))
+
+
 DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)
 """compile, then replay of the golden traces."""
 
-ALL_STAGES: tuple[Stage, ...] = (compile_stage, fuzz_stage, replay_stage, oracle_stage)
-"""The full check: compile, fuzz, replay, oracle."""
+ALL_STAGES: tuple[Stage, ...] = (
+    compile_stage,
+    fuzz_stage,
+    replay_stage,
+    oracle_stage,
+    leak_stage,
+)
+"""The full check: compile, fuzz, replay, oracle, leak."""
 
 
 def run_check(
