@@ -10,7 +10,7 @@ The pipeline's stages each live in one module or subpackage:
     cli       the `rulebook2game` command line
 """
 
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 from rulebook2game._version import __version__
 from rulebook2game.actions import Action, format_action, parse_action
@@ -22,7 +22,7 @@ from rulebook2game.errors import (
     WorkspaceError,
 )
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from rulebook2game.game import Game, State, load
 
 __all__ = [
@@ -45,7 +45,7 @@ _LAZY = {"Game", "State", "load"}
 ``import rulebook2game`` alone should not pay for."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     if name in _LAZY:
         from rulebook2game import game
 
