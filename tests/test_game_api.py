@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulebook2game
+from rulebook2game.bench import BATCHED, IN_PROCESS, PYSPIEL_PYTHON, bench_workspace
 from rulebook2game.check.report import write_report
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.engine import IllegalActionError, ObservingEngine
@@ -146,3 +147,12 @@ def test_the_engine_adapter_speaks_the_contract() -> None:
     child = engine.apply(state, engine.legal_actions(state)[0])
     assert engine.serialize(state) != engine.serialize(child)
     assert engine.observation_tensor_shape[0] == len(engine.observation_tensor(child, 0))
+
+
+def test_bench_measures_in_process_stepping_beside_openspiel_python() -> None:
+    report = bench_workspace(open_workspace(CORPORA_DIR / "tic_tac_toe"), seconds=0.1, trust=True)
+    for name in (IN_PROCESS, BATCHED, PYSPIEL_PYTHON):
+        row = report.row(name)
+        assert row is not None and row.steps and row.playouts > 0
+        assert row.mean_length == pytest.approx(7.6, abs=1.0)
+    assert report.as_json()["step_ratios"][f"{IN_PROCESS} / {PYSPIEL_PYTHON}"] > 0

@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from rulebook2game.bench import NATIVE, OPENSPIEL, PYTHON, BenchReport, BenchRow, bench_workspace
+from rulebook2game.bench import (
+    IN_PROCESS,
+    NATIVE,
+    OPENSPIEL,
+    PYSPIEL_PYTHON,
+    PYTHON,
+    BenchReport,
+    BenchRow,
+    bench_workspace,
+)
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
 from rulebook2game.trace import write_text_atomic
@@ -37,11 +46,13 @@ def render_table(report: BenchReport) -> Table:
         "clock",
         "playouts/s",
         "actions/playout",
+        "actions/s",
         "vs openspiel",
     ):
         table.add_column(column, justify="left" if column == "engine" else "right")
     for row in report.rows:
         length = f"{row.mean_length:.1f}" if row.mean_length is not None else "-"
+        rate = f"{row.steps_per_second:,.0f}" if row.steps_per_second is not None else "-"
         table.add_row(
             row.engine,
             f"{row.playouts:,}",
@@ -49,6 +60,7 @@ def render_table(report: BenchReport) -> Table:
             row.clock,
             f"{row.per_second:,.0f}",
             length,
+            rate,
             _ratio_text(report, row.engine),
         )
     return table
@@ -61,17 +73,23 @@ def bench(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the results as JSON to this file.")
     ] = None,
+    trust: Annotated[
+        bool, typer.Option(help="Run the in-process rows even if the pages have not passed check.")
+    ] = False,
 ) -> None:
     """Random playouts per second: native rl loop, Python-driven rl engine, OpenSpiel C++."""
     with fail_cleanly():
         if seconds <= 0:
             raise BadInputError("--seconds must be positive")
         ws = open_workspace(game_dir)
-        report = bench_workspace(ws, seconds=seconds, seed=seed, on_row=_progress)
+        report = bench_workspace(ws, seconds=seconds, seed=seed, on_row=_progress, trust=trust)
         console.print(render_table(report))
         native_python = report.ratio(NATIVE, PYTHON)
         if native_python is not None:
             console.print(f"native loop / python-driven engine: {native_python:,.0f}x")
+        per_step = report.step_ratio(IN_PROCESS, PYSPIEL_PYTHON)
+        if per_step is not None:
+            console.print(f"in-process python stepping / openspiel python: {per_step:.2f}x")
         for note in report.notes:
             console.print(note)
         if json_out is not None:

@@ -123,12 +123,13 @@ class Game:
 class State:
     """One position of a :class:`Game` (changes in place under :meth:`apply_action`)."""
 
-    __slots__ = ("_g", "_game", "_history", "_legal", "_player", "_ref")
+    __slots__ = ("_args", "_g", "_game", "_history", "_legal", "_player", "_ref")
 
     def __init__(self, game: Game, g: Any, history: list[int]) -> None:
         self._game = game
         self._g = g
         self._ref = ctypes.byref(g)
+        self._args = (game._result_ref, self._ref, game._all_ref, game._index_ref, game._buffer_ref)
         self._history = history
         self._player = TERMINAL
         self._legal: list[int] = []
@@ -161,8 +162,12 @@ class State:
         return self._player == CHANCE
 
     def legal_actions(self) -> list[int]:
-        """The legal action ids, ascending (chance outcomes at a chance node)."""
-        return list(self._legal)
+        """The legal action ids, ascending (chance outcomes at a chance node).
+
+        For speed this is the state's own list, made anew after every action: read it,
+        or copy it before changing it.
+        """
+        return self._legal
 
     def legal_actions_mask(self) -> list[int]:
         """1 for every legal action id, 0 otherwise (length ``num_distinct_actions``)."""
@@ -198,7 +203,7 @@ class State:
         # The hot path of per-step play: one native call, no helper calls.
         game = self._game
         game._index.value = action
-        game._step(game._result_ref, self._ref, game._all_ref, game._index_ref, game._buffer_ref)
+        game._step(*self._args)
         n = game._result.value
         if n < 0 or action < 0:
             texts = game.action_texts
@@ -226,7 +231,7 @@ class State:
     def clone(self) -> State:
         """An independent copy."""
         copy = State(self._game, self._g.clone(), list(self._history))
-        copy._player, copy._legal = self._player, self._legal
+        copy._player, copy._legal = self._player, list(self._legal)
         return copy
 
     # -- outcome and views ----------------------------------------------------------
