@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from rulebook2game.bench import (
+    BATCHED,
     IN_PROCESS,
     NATIVE,
     OPENSPIEL,
@@ -24,6 +25,8 @@ from rulebook2game.errors import BadInputError
 from rulebook2game.trace import write_text_atomic
 from rulebook2game.workspace import open_workspace
 
+STEP_ROWS = (IN_PROCESS, BATCHED, PYSPIEL_PYTHON)
+
 
 def _progress(row: BenchRow) -> None:
     err_console.print(f"[dim]{row.engine}: {row.per_second:,.0f} playouts/s[/]")
@@ -35,7 +38,7 @@ def _ratio_text(report: BenchReport, engine: str) -> str:
 
 
 def render_table(report: BenchReport) -> Table:
-    """The rows as a rich table with ratios to OpenSpiel's C++ loop."""
+    """The playout rows as a rich table with ratios to OpenSpiel's C++ loop."""
     table = Table(
         title=f"bench {report.game} ({report.budget_seconds:g} s each)", title_justify="left"
     )
@@ -46,13 +49,13 @@ def render_table(report: BenchReport) -> Table:
         "clock",
         "playouts/s",
         "actions/playout",
-        "actions/s",
         "vs openspiel",
     ):
         table.add_column(column, justify="left" if column == "engine" else "right")
     for row in report.rows:
+        if row.engine in STEP_ROWS:
+            continue  # shown in render_steps_table, in actions per second
         length = f"{row.mean_length:.1f}" if row.mean_length is not None else "-"
-        rate = f"{row.steps_per_second:,.0f}" if row.steps_per_second is not None else "-"
         table.add_row(
             row.engine,
             f"{row.playouts:,}",
@@ -60,8 +63,25 @@ def render_table(report: BenchReport) -> Table:
             row.clock,
             f"{row.per_second:,.0f}",
             length,
-            rate,
             _ratio_text(report, row.engine),
+        )
+    return table
+
+
+def render_steps_table(report: BenchReport) -> Table | None:
+    """Actions per second of the per-step Python rows, beside OpenSpiel's Python stepping."""
+    rows = [r for r in report.rows if r.engine in STEP_ROWS and r.steps_per_second is not None]
+    if not rows:
+        return None
+    table = Table(title="actions per second, one Python call per step", title_justify="left")
+    for column in ("engine", "actions/s", "vs openspiel python"):
+        table.add_column(column, justify="left" if column == "engine" else "right")
+    for row in rows:
+        ratio = report.step_ratio(row.engine, PYSPIEL_PYTHON)
+        table.add_row(
+            row.engine,
+            f"{row.steps_per_second:,.0f}",
+            f"{ratio:.2f}x" if ratio is not None else "-",
         )
     return table
 
@@ -84,6 +104,9 @@ def bench(
         ws = open_workspace(game_dir)
         report = bench_workspace(ws, seconds=seconds, seed=seed, on_row=_progress, trust=trust)
         console.print(render_table(report))
+        steps_table = render_steps_table(report)
+        if steps_table is not None:
+            console.print(steps_table)
         native_python = report.ratio(NATIVE, PYTHON)
         if native_python is not None:
             console.print(f"native loop / python-driven engine: {native_python:,.0f}x")

@@ -74,7 +74,7 @@ class Game:
 
     def new_initial_state(self) -> State:
         """The state before the first action."""
-        return self._state(self._native.m.play(), [])
+        return self._state(self._native.copy(self._native.initial_ref), [])
 
     def action_id(self, text: str) -> int:
         """The id of an action given as canonical text (``drop(col=3)``)."""
@@ -111,7 +111,12 @@ class Game:
 
     def _state(self, g: Any, history: list[int]) -> State:
         state = State(self, g, history)
-        state._refresh(-1)
+        self._index.value = -1
+        self._step(*state._args)
+        n = self._result.value
+        data = self._data
+        state._player = data[0]
+        state._legal = data[1 : n + 1] if n > 0 else []
         return state
 
     def __repr__(self) -> str:
@@ -133,19 +138,6 @@ class State:
         self._history = history
         self._player = TERMINAL
         self._legal: list[int] = []
-
-    def _refresh(self, index: int) -> bool:
-        """One native call: apply ``index`` (if >= 0), then read player and legal ids."""
-        game = self._game
-        game._index.value = index
-        game._native.step(game._result_ref, self._ref, game._index_ref, game._buffer_ref)
-        n = game._result.value
-        if n < 0:
-            return False
-        data = game._data
-        self._player = data[0]
-        self._legal = data[1 : n + 1] if n else []
-        return True
 
     # -- who moves, what is legal ---------------------------------------------------
 
@@ -230,7 +222,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy."""
-        copy = State(self._game, self._g.clone(), list(self._history))
+        copy = State(self._game, self._game._native.copy(self._ref), list(self._history))
         copy._player, copy._legal = self._player, list(self._legal)
         return copy
 
