@@ -67,7 +67,11 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     bound = max_steps(ctx.config)
     compared = 0
     for w in range(walks):
-        walk = _walk(engine, oracle, rng, bound)
+        try:
+            walk = _walk(engine, oracle, rng, bound)
+        except Rulebook2GameError:
+            continue  # a fault of the engine is the fuzz stage's finding
+
         chance = [t for t, p in enumerate(walk.players) if p == CHANCE]
         candidates = [
             (i, j)
@@ -76,7 +80,10 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
             if i < j and walk.actions[i].split("(")[0] == walk.actions[j].split("(")[0]
         ]
         for i, j in rng.sample(candidates, min(pairs, len(candidates))):
-            found, n = _compare_swap(ctx, engine, oracle, walk, i, j)
+            try:
+                found, n = _compare_swap(ctx, engine, oracle, walk, i, j)
+            except Rulebook2GameError:
+                continue
             compared += n
             if found is not None:
                 summary = f"leak found on walk {w} ({compared} observations compared)"
@@ -86,6 +93,7 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
 
 
 def _walk(engine: Engine[Any], oracle: Any, rng: random.Random, bound: int) -> _Walk:
+    """A seeded random trajectory, played in both engines while they agree."""
     state, ref = engine.initial(), oracle.initial()
     walk = _Walk([], [], [state], [ref])
     while not engine.is_terminal(state) and len(walk.actions) < bound:
@@ -95,7 +103,10 @@ def _walk(engine: Engine[Any], oracle: Any, rng: random.Random, bound: int) -> _
             action = rng.choices(texts, odds)[0]
         else:
             action = rng.choice(engine.legal_actions(state))
-        state, ref = engine.apply(state, action), oracle.apply(ref, action)
+        try:
+            state, ref = engine.apply(state, action), oracle.apply(ref, action)
+        except (IllegalActionError, Rulebook2GameError):
+            break  # the engines disagree or the engine failed: other stages report that
         walk.actions.append(action)
         walk.players.append(player)
         walk.engine_states.append(state)
