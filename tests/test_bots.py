@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import rulebook2game
@@ -57,5 +59,15 @@ def test_bots_speak_the_engine_contract_too() -> None:
         assert RandomBot().step(rl, start) in rl.legal_actions(start)
         searched = SearchBot(simulations=30, game=game).step(rl, start)
         assert searched in rl.legal_actions(start)
-        with pytest.raises(rulebook2game.BadInputError, match="game="):
-            SearchBot().step(rl, start)
+        assert SearchBot(simulations=30, trust=True).choose(rl, start, 0, random.Random(0)) in (
+            rl.legal_actions(start)
+        )
+    with pytest.raises(rulebook2game.BadInputError, match="game="):
+        SearchBot().step(_NoBuild(), None)
+
+
+class _NoBuild:
+    """An engine that is neither in-process nor an rl build."""
+
+    def serialize(self, state: object) -> str:
+        return ""

@@ -33,3 +33,7 @@ class RandomBot:
             texts, weights = zip(*engine.chance_outcomes(state), strict=True)
             return str(self._rng.choices(texts, weights)[0])
         return self._rng.choice(engine.legal_actions(state))
+
+    def choose(self, engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> str:
+        """The table's bot interface (``rulebook2game.play``): :meth:`step` for ``seat``."""
+        return self.step(engine, state)

@@ -17,12 +17,13 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rulebook2game.bots._random import RandomBot
 from rulebook2game.engine import CHANCE, Engine
 from rulebook2game.errors import BadInputError
-from rulebook2game.game import Game, InProcessEngine, State
+from rulebook2game.game import Game, InProcessEngine, State, load
 
 
 @dataclass
@@ -55,7 +56,10 @@ class SearchBot:
         max_rollout: most random steps in one rollout (then the returns so far count).
         seed: seed of the bot's random generator.
         game: the in-process game to search with when ``step`` is given another engine
-            (its states are carried over through ``serialize``).
+            (its states are carried over through ``serialize``). Without it, an rl
+            engine's game directory is loaded with :func:`rulebook2game.load`, which
+            refuses pages that have not passed ``check`` unless ``trust``.
+        trust: load that game even if its pages have not passed ``check``.
 
     When the pages hide a value that the runtime cannot draw again (anything but
     per-player card sets and hidden arrays), searching would read what the seat cannot
@@ -73,12 +77,14 @@ class SearchBot:
         max_rollout: int = 1000,
         seed: int = 0,
         game: Game | None = None,
+        trust: bool = False,
     ) -> None:
         self.seconds = seconds
         self.simulations = simulations
         self.uct_c = uct_c
         self.max_rollout = max_rollout
         self.game = game
+        self.trust = trust
         self._rng = random.Random(seed)
         self._fallback = RandomBot(seed)
         self._low = math.inf
@@ -108,10 +114,18 @@ class SearchBot:
         if isinstance(engine_or_game, InProcessEngine):
             return engine_or_game.game, state
         if self.game is None:
-            raise BadInputError(
-                "SearchBot searches the in-process build: pass game=rulebook2game.load(...)"
-            )
+            build = getattr(engine_or_game, "build", None)
+            if build is None:
+                raise BadInputError(
+                    "SearchBot searches the in-process build: pass game=rulebook2game.load(...)"
+                )
+            # build/rl-<flavour>-<key>/ inside the game directory
+            self.game = load(Path(build.directory).parent.parent, trust=self.trust)
         return self.game, self.game.deserialize(engine_or_game.serialize(state))
+
+    def choose(self, engine: Engine[Any], state: Any, seat: int, rng: random.Random) -> str:
+        """The table's bot interface (``rulebook2game.play``): :meth:`step` for ``seat``."""
+        return self.step(engine, state)
 
     def _search(self, game: Game, root: State, seat: int, hidden: bool) -> int:
         tree = _Node(totals=[0.0] * game.num_players)
