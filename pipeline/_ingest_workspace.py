@@ -113,8 +113,12 @@ def prepare_workspace(options: IngestOptions) -> tuple[Workspace, Rulebook, str 
     write_rulebook(rulebook, ws.rulebook_json)
     if interface is not None and options.interface is not None:
         _copy_atomic(options.interface, ws.root / "interface.toml")
-    name = _slug(options.out.resolve().name)
-    title = rulebook.metadata.title or name.replace("_", " ").title()
+    # the game is named after its rulebook (printed title, else the PDF's file name),
+    # never after the output folder
+    title = rulebook.title
+    name = _slug(title)
+    if name[:1].isdigit():
+        name = f"game_{name}"
     text = game_toml(name, title, players, options.target, options.oracle)
     write_text_atomic(ws.root / "game.toml", text)
     return ws, rulebook, inventory

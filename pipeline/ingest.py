@@ -25,6 +25,7 @@ from rulebook2game.agent import (
     PromptContext,
     RunLog,
     Toolbox,
+    finished_run,
     open_run,
     render,
     run_translation,
@@ -32,7 +33,7 @@ from rulebook2game.agent import (
 from rulebook2game.agent.backends import real_toolbox
 from rulebook2game.agent.prompts import target_reference
 from rulebook2game.agent.toolbox import CheckReport, RulebookView
-from rulebook2game.errors import BadInputError
+from rulebook2game.errors import BadInputError, ModelError
 from rulebook2game.llm import (
     Budget,
     CachedModel,
@@ -103,6 +104,8 @@ class IngestResult:
     run: RunLog | None = None
     agent: LoopState | None = None
     report: CheckReport | None = None
+    repeated: bool = False
+    """``run`` is an earlier run of the same job that had finished: no model call was made."""
 
     @property
     def exit_code(self) -> int:
@@ -175,38 +178,60 @@ def ingest(
 ) -> IngestResult:
     """Run the whole job; see the module docstring."""
     hooks = hooks or IngestHooks()
+    # Every check of the command line comes before the first write.
+    endpoint = resolve_endpoint(options.base_url, options.env)
+    if endpoint is not None and not options.model:
+        raise BadInputError("a model endpoint is configured: give --model NAME")
     started = time.monotonic()
     prepared = hooks.prepare(options)
     timings = {"prepare": time.monotonic() - started}
     brief = hooks.write_brief(prepared)
-    endpoint = resolve_endpoint(options.base_url, options.env)
     if endpoint is None:
         return IngestResult("handed_off", prepared.workspace, brief)
-    if not options.model:
-        raise BadInputError("a model endpoint is configured: give --model NAME")
     toolbox = hooks.toolbox(prepared, options)
+    meta = _run_meta(options, prepared, endpoint)
+    done = finished_run(prepared.workspace.runs_dir, prepared.fingerprint)
+    if options.resume and done is not None and _same_budget(done, meta):
+        # The same job ran to the end before: asking the model again would repeat it.
+        report = toolbox.checker.check(prepared.workspace)
+        outcome: Outcome = "green" if report.green else "not_green"
+        return IngestResult(outcome, prepared.workspace, brief, done, None, report, repeated=True)
     log = open_run(prepared.workspace.runs_dir, prepared.fingerprint, options.resume)
-    log.write_json("run.json", _run_meta(options, prepared, endpoint))
+    log.write_json("run.json", meta)
 
     def retried(event: RetryEvent) -> None:
         log.append("retry", attempt=event.attempt, delay=event.delay, reason=event.reason)
 
     model = hooks.model(options, endpoint, prepared, retried)
-    settings = AgentSettings(options.model, options.budget, _price(options))
+    settings = AgentSettings(options.model or "", options.budget, _price(options))
     state = run_translation(
         prepared.workspace, toolbox, model, settings, log, prepared.context, on_progress
     )
+    if state.status == "model_error" and not state.usage:
+        # Not one answer came back: there is nothing to check, only the endpoint to fix.
+        log.write_json(
+            "summary.json",
+            {"run": log.id, "status": "failed", "agent_status": state.status,
+             "agent_reason": state.reason},
+        )  # fmt: skip
+        raise ModelError(state.reason)
     if on_progress is not None:
         on_progress(Progress(state.turn, "final_check"))
     started = time.monotonic()
     report = toolbox.checker.check(prepared.workspace)
     timings["final_check"] = time.monotonic() - started
-    outcome: Outcome = "green" if report.green else "not_green"
+    outcome = "green" if report.green else "not_green"
     log.append(
         "final_check", green=report.green, summary=report.summary, findings=len(report.findings)
     )
     log.write_json("summary.json", _summary(log, state, report, outcome, timings))
     return IngestResult(outcome, prepared.workspace, brief, log, state, report)
+
+
+def _same_budget(run: RunLog, meta: dict[str, Any]) -> bool:
+    """Whether ``run`` had the budgets asked for now (a larger budget is a new job)."""
+    earlier = run.read_json("run.json") or {}
+    return bool(earlier.get("budget") == meta["budget"])
 
 
 def _price(options: IngestOptions) -> Price | None:

@@ -109,7 +109,7 @@ def build_pdf(rules_md: Path) -> bytes:
     markdown = rules_md.read_text(encoding="utf-8")
     title_line = next((ln for ln in markdown.splitlines() if ln.startswith("# ")), "# Rules")
     source = to_typst(markdown, title_line[2:].strip())
-    with tempfile.TemporaryDirectory(prefix=".typst-", dir=rules_md.parent) as tmp:
+    with tempfile.TemporaryDirectory(prefix="rulebook2game-typst-") as tmp:
         main = Path(tmp) / "rules.typ"
         main.write_text(source, encoding="utf-8")
         pdf = typst.compile(str(main), root=tmp, ignore_system_fonts=True)

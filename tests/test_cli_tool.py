@@ -44,7 +44,6 @@ def test_mistakes_exit_2_with_the_correction(game: Path) -> None:
     assert tool(game, "read_page", json.dumps({"name": "../game"}))[0] == 2
 
 
-@pytest.mark.skipif(shutil.which("ld") is None, reason="rlc needs the system linker")
 def test_write_from_file_and_compile(game: Path, tmp_path: Path) -> None:
     broken = tmp_path / "win.rl"
     source = (game / "pages" / "win.rl").read_text()
@@ -74,3 +73,23 @@ def test_content_file_mistakes_exit_2_without_a_traceback(game: Path, tmp_path: 
         assert result.exit_code == 2, (arguments, content, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_copied_corpus_game_extracts_its_rulebook_on_first_use(tmp_path: Path) -> None:
+    root = tmp_path / "pig"
+    shutil.copytree(CORPORA_DIR / "pig", root, ignore=shutil.ignore_patterns("build", "reports"))
+    (root / "rulebook.json").unlink(missing_ok=True)
+    code, pages = tool(root, "list_pages")
+    assert code == 0 and pages.strip(), pages
+    assert (root / "rulebook.json").is_file()
+    code, toc = tool(root, "read_rulebook")
+    assert code == 0 and "[1]" in toc
+
+
+def test_a_game_without_rulebook_or_pdf_is_a_wrong_call(tmp_path: Path) -> None:
+    root = tmp_path / "pig"
+    shutil.copytree(CORPORA_DIR / "pig", root, ignore=shutil.ignore_patterns("build", "reports"))
+    (root / "rules.pdf").unlink()
+    code, out = tool(root, "list_pages")
+    assert code == 2 and "rules.pdf" in out and "Traceback" not in out
+    assert not (root / "rulebook.json").exists()

@@ -10,6 +10,7 @@ from types import ModuleType
 import pdfplumber
 import pytest
 
+from rulebook2game.page_header import parse_page_header
 from rulebook2game.resources import CORPORA_DIR, PROJECT_DIR
 from rulebook2game.trace import read_trace
 from rulebook2game.workspace import open_workspace
@@ -59,11 +60,11 @@ def test_pages_cite_existing_sections(game_dir: Path) -> None:
     play_pages = []
     for page in open_workspace(game_dir).pages():
         text = page.read_text(encoding="utf-8")
-        assert re.search(rf"^# page: {page.stem}$", text, re.MULTILINE), page.name
-        cited = re.search(r"^# implements: (.+)$", text, re.MULTILINE)
-        assert cited, f"{page.name}: no '# implements:' header"
-        ids = [s.strip() for s in cited.group(1).split(",")]
-        assert set(ids) <= set(sections), f"{page.name} cites {set(ids) - set(sections)}"
+        header = parse_page_header(text)
+        assert header.name == page.stem, page.name
+        assert header.cites, f"{page.name}: no '# implements:' header"
+        unknown = set(header.cites) - set(sections)
+        assert not unknown, f"{page.name} cites {unknown}"
         if re.search(r"^act play\(\) -> Game:", text, re.MULTILINE):
             play_pages.append(page.name)
     assert len(play_pages) == 1, play_pages

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -125,27 +123,19 @@ def test_compare_flags_what_got_worse(
     assert "| tic_tac_toe | golden | 100.0% | 75.0% | worse |" in md.read_text()
 
 
-def test_mutants_hook_calls_the_runner(
-    monkeypatch: pytest.MonkeyPatch, evaluated: tuple[Path, dict[str, Any]], tmp_path: Path
-) -> None:
+def test_mutant_score_runs_the_mutant_runner(tmp_path: Path) -> None:
     from rulebook2game.evals.metrics import mutant_score
     from rulebook2game.evals.suite import Settings
 
-    calls: list[tuple[Path, int, int | None]] = []
-
-    def run_mutants(game_dir: Path, *, seed: int, max_mutants: int | None) -> Any:
-        calls.append((game_dir, seed, max_mutants))
-        survivor = types.SimpleNamespace(
-            page="win", line=7, operator="cmp_flip", description="< to <="
-        )
-        return types.SimpleNamespace(total=10, killed=9, survivors=[survivor])
-
-    fake = types.ModuleType("rulebook2game.evals.mutants")
-    fake.run_mutants = run_mutants  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "rulebook2game.evals.mutants", fake)
-    record = mutant_score(tmp_path, Settings(seed=5, max_mutants=12, mutants=True))
-    assert record is not None and record.killed.rate == 0.9
-    assert record.survivors == ["win:7 cmp_flip: < to <="] and calls == [(tmp_path, 5, 12)]
+    game = shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe",
+        tmp_path / "tic_tac_toe",
+        ignore=shutil.ignore_patterns("build"),
+    )
+    record = mutant_score(game, Settings(seed=5, max_mutants=2, mutants=True))
+    # Two sampled mutants of the gold pages, each compiled and checked for real.
+    assert record.killed.den == 2 and record.killed.num + len(record.survivors) == 2
+    assert all(s.split(":")[0] in {"board", "turn", "win"} for s in record.survivors)
 
 
 def test_suite_files_resolve_games_and_reject_bad_ones(tmp_path: Path) -> None:
@@ -160,3 +150,27 @@ def test_suite_files_resolve_games_and_reject_bad_ones(tmp_path: Path) -> None:
     suite.write_text('name = "mini"\ngames = ["nope"]\n')
     result = CliRunner().invoke(app, ["eval", "--suite", str(suite)])
     assert result.exit_code == 2 and "no game directory nope" in result.output
+
+
+def test_a_metric_the_new_run_did_not_measure_is_not_worse(
+    evaluated: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    path, data = evaluated
+    fewer = json.loads(json.dumps(data))
+    fewer["games"][0]["runs"] = None  # the new eval saw no agent runs
+    fewer["games"][0]["coverage"] = None
+    fewer_path = tmp_path / "fewer.json"
+    fewer_path.write_text(json.dumps(fewer))
+    changes = compare_reports(load_eval_report(path), load_eval_report(fewer_path))
+    assert regressions(changes) == []
+    assert {c.metric for c in changes if c.verdict == "not measured"} >= {"coverage", "tokens"}
+    md = tmp_path / "cmp.md"
+    args = ["eval", "--compare", str(path), str(fewer_path), "-o", str(md), "--fail-on-worse"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "nothing got worse" in result.output
+    assert "not measured in the new report" in result.output
+    text = md.read_text()
+    table, _, apart = text.partition("## Not measured")
+    assert "| tic_tac_toe | coverage |" not in table
+    assert "tic_tac_toe: " in apart and "coverage" in apart

@@ -131,3 +131,16 @@ def test_corpus_summary(tmp_path: Path) -> None:
     text = summarize_reports([json_path])
     assert "| g | 2 | 0 | 2 | 0 | 1 | 1 | 50.0% | 50.0% |" in text
     assert "## Survivors of `g`" in text and "+b" in text
+
+
+def test_fun_invariants_are_not_mutated() -> None:
+    # tic-tac-toe declares `marks_alternate` as a `fun` invariant: evidence, not a rule.
+    from rulebook2game.evals.mutants import select_mutants
+
+    mutants, total = select_mutants(CORPORA_DIR / "tic_tac_toe", None, 0)
+    source = (CORPORA_DIR / "tic_tac_toe" / "pages" / "board.rl").read_text().split("\n")
+    start = next(i for i, line in enumerate(source, 1) if "fun marks_alternate" in line)
+    body = range(start, start + 11)
+    assert total == len(mutants) > 0
+    assert [m for m in mutants if m.page == "board" and m.line in body] == []
+    assert any(m.page == "board" and m.line < start for m in mutants)

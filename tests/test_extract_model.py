@@ -27,7 +27,7 @@ def test_round_trip_through_json(rulebook: Rulebook, tmp_path: Path) -> None:
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["format"] == "rulebook2game-rulebook/1"
     first = data["sections"][1]["sentences"][0]
-    assert set(first) == {"id", "kind", "block", "page", "text"}
+    assert set(first) == {"id", "kind", "role", "block", "page", "text"}
 
 
 def test_sentence_ids_are_section_id_and_index(rulebook: Rulebook) -> None:

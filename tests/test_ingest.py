@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -26,8 +26,6 @@ from tests.fake_openai import FakeOpenAIServer, Script, load_script
 
 DATA = Path(__file__).resolve().parent / "data" / "ingest"
 NO_ENDPOINT = {"OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
-
-pytestmark = pytest.mark.skipif(shutil.which("ld") is None, reason="rlc needs the system linker")
 
 
 def _args(game: str, out: Path, *extra: str) -> list[str]:
@@ -108,6 +106,8 @@ def test_no_endpoint_stops_after_extraction_with_a_brief(tmp_path: Path) -> None
     assert "rulebook2game tool" in brief and "drop" in brief  # commands and the interface
     assert "[5.1]" in brief  # the table of contents with section ids
     assert json.loads((out / "rulebook.json").read_text())
+    game = (out / "game.toml").read_text()
+    assert 'name = "connect_four"' in game and 'title = "Connect Four"' in game  # not "c4"
     assert not (out / "runs").exists() and not list((out / "pages").iterdir())
     assert "AGENTS.md" in result.output
     for name in ("rules.pdf", "rulebook.json", "game.toml", "interface.toml", "AGENTS.md"):
@@ -176,3 +176,55 @@ def test_resume_after_kill_repeats_no_model_call(tmp_path: Path) -> None:
     turns = [e["turn"] for e in events if e["event"] == "response"]
     assert turns == sorted(set(turns)) == list(range(6))
     assert json.loads((run / "summary.json").read_text())["status"] == "green"
+
+
+def test_identical_rerun_of_a_finished_ingest_asks_the_model_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "ttt"
+    first, _server = _ingest("tic_tac_toe", "tic_tac_toe.json", out)
+    assert first.exit_code == 0, first.output
+    again, server = _ingest("tic_tac_toe", "tic_tac_toe.json", out)
+    assert again.exit_code == 0, again.output
+    assert server.received == []
+    assert "0 model calls" in again.output and _only_run(out).name in again.output
+    bigger, _server = _ingest("tic_tac_toe", "tic_tac_toe.json", out, "--max-turns", "50")
+    assert bigger.exit_code == 0 and "0 model calls" not in bigger.output  # another budget
+    fresh, _server = _ingest("tic_tac_toe", "tic_tac_toe.json", out, "--fresh")
+    assert fresh.exit_code == 0 and "0 model calls" not in fresh.output  # a new run
+    assert len([p for p in (out / "runs").iterdir() if (p / "run.json").exists()]) == 3
+
+
+@pytest.mark.parametrize("url", ["not-a-url", "ftp://example.org/v1", "http://"])
+def test_an_url_that_cannot_be_an_endpoint_is_bad_input(url: str, tmp_path: Path) -> None:
+    out = tmp_path / "game"
+    args = _args("tic_tac_toe", out, "--base-url", url, "--model", "any")
+    result = CliRunner().invoke(app, args, env=NO_ENDPOINT)
+    assert result.exit_code == 2, result.output
+    assert url in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_a_refused_connection_fails_soon_with_one_line_naming_the_endpoint(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "game"
+    with socket.socket() as probe:  # a loopback port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    args = _args("tic_tac_toe", out, "--base-url", url, "--model", "any")
+    result = CliRunner().invoke(app, args, env=NO_ENDPOINT)
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and url in errors[0] and "3 attempts" in errors[0], result.output
+    assert "no rule pages" not in result.output and "compile" not in result.output
+    run = _only_run(out)
+    assert sum(e["event"] == "retry" for e in _events(run)) == 2
+    assert not (out / "reports").exists()
+
+
+def test_an_endpoint_without_a_model_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "game"
+    args = _args("tic_tac_toe", out, "--base-url", "http://127.0.0.1:9/v1")
+    result = CliRunner().invoke(app, args, env=NO_ENDPOINT)
+    assert result.exit_code == 2, result.output
+    assert "--model" in result.output
+    assert not out.exists()

@@ -61,7 +61,7 @@ def test_a_broken_page_fails_with_file_and_line(rl_games: Path, tmp_path: Path) 
     code, output = _check(str(ws.root))
     assert code == 1
     assert f"pages/play.rl:{line}:" in output
-    assert "rlc stops at the first error" in output
+    assert "rlc stops at its first error" in output
     data = json.loads((ws.reports_dir / "check.json").read_text())
     assert data["findings"][0]["kind"] == "compile_error"
     assert {s["name"]: s["status"] for s in data["stages"]}["replay"] == "skipped"

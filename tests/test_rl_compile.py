@@ -51,6 +51,19 @@ def test_a_missing_rlc_is_a_clear_error(no_rlc: None, rl_games: Path) -> None:
         compile_workspace(open_workspace(rl_games / "tiny_ttt"))
 
 
+def test_a_missing_linker_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, rl_games: Path) -> None:
+    real_which = toolchain.shutil.which
+    monkeypatch.setattr(
+        toolchain.shutil, "which", lambda name: None if name == "ld" else real_which(name)
+    )
+    toolchain.find_toolchain.cache_clear()
+    try:
+        with pytest.raises(toolchain.ToolchainError, match=r"system linker `ld`.*binutils"):
+            compile_workspace(open_workspace(rl_games / "tiny_ttt"))
+    finally:
+        toolchain.find_toolchain.cache_clear()
+
+
 def test_builds_land_in_the_workspace_and_are_reused(rl_games: Path, tmp_path: Path) -> None:
     ws = workspace_copy(rl_games, "dice", tmp_path)
     first = compile_workspace(ws)

@@ -41,7 +41,8 @@ def _rlc(source: str, folder: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_reference_has_examples() -> None:
-    assert len(STANDALONE) >= 2 and len(PAGES) >= 3
+    assert len(STANDALONE) >= 3 and len(PAGES) >= 3 and len(RIGHT) == len(WRONG)
+    assert any("v.clear()" in b and "abs(" in b and "factorial(n - 1)" in b for b in STANDALONE)
 
 
 @pytest.mark.parametrize("source", STANDALONE, ids=lambda s: s.splitlines()[0][:40])
@@ -51,7 +52,7 @@ def test_standalone_examples_compile(source: str, tmp_path: Path) -> None:
 
 
 WRONG = [
-    "let x : Int = 0",
+    "let y : Int = 0",
     "if not done:\n        return 0",
     "if done:\n        return 0\n    elif x == 2:\n        return 1",
     "x += 1",
@@ -62,10 +63,52 @@ WRONG = [
 ]
 
 
+RIGHT = [
+    "let y = 0",
+    "if !done:\n        return 0",
+    "if done:\n        return 0\n    else if x == 2:\n        return 1",
+    "x = x + 1",
+    "done = true",
+    'let t = "a"s + "b"s',
+    'let n = 3\n    let u = "x"s',
+    "let z : Float\n    z = float(x)",
+]
+"""The fix of each entry of WRONG, in the same order."""
+
+
+def _mistake_template(line: str) -> str:
+    return f"import string\n\nfun f(Bool done) -> Int:\n    let x = 0\n    {line}\n    return x\n"
+
+
 @pytest.mark.parametrize("line", WRONG)
 def test_the_listed_mistakes_do_not_compile(line: str, tmp_path: Path) -> None:
-    body = f"import string\n\nfun f(Bool done) -> Int:\n    let x = 0\n    {line}\n    return x\n"
-    assert _rlc(body, tmp_path).returncode != 0
+    assert _rlc(_mistake_template(line), tmp_path).returncode != 0
+
+
+@pytest.mark.parametrize("line", RIGHT)
+def test_the_template_compiles_with_the_fix(line: str, tmp_path: Path) -> None:
+    # The control case: each mistake above fails because of its line, not the template.
+    result = _rlc(_mistake_template(line), tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+TESTED = [b for b in STANDALONE if "\nfun test_" in b]
+
+
+@pytest.mark.parametrize("source", TESTED, ids=lambda s: s.splitlines()[0][:40])
+def test_the_examples_behave_as_their_comments_say(source: str, tmp_path: Path) -> None:
+    (tmp_path / "example.rl").write_text(source, encoding="utf-8")
+    rlc_test = find_toolchain().rlc.parent / "rlc-test"
+    result = subprocess.run(
+        [str(rlc_test), "example.rl", "-i", "."],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "OK:" in result.stdout + result.stderr
+    assert "FAIL" not in result.stdout + result.stderr
 
 
 def test_the_worked_game_compiles_and_plays(tmp_path: Path) -> None:

@@ -37,12 +37,6 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture(scope="module")
-def has_extract() -> None:
-    if _run("extract", "--help").returncode != 0:
-        pytest.skip("the extract command is not registered yet")
-
-
 @pytest.fixture
 def module_file(tmp_path: Path) -> Path:
     build = (
@@ -56,7 +50,7 @@ def module_file(tmp_path: Path) -> Path:
     )
 
 
-def test_extract_module(has_extract: None, module_file: Path, tmp_path: Path) -> None:
+def test_extract_module(module_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "components.json"
     result = _run("extract", str(module_file), "-o", str(out))
     assert result.returncode == 0, result.stderr
@@ -65,7 +59,7 @@ def test_extract_module(has_extract: None, module_file: Path, tmp_path: Path) ->
     assert [k["name"] for k in data["kinds"]] == ["Pawn"]
 
 
-def test_extract_log_with_module(has_extract: None, module_file: Path, tmp_path: Path) -> None:
+def test_extract_log_with_module(module_file: Path, tmp_path: Path) -> None:
     text = commands(
         "begin_save",
         add("p1", [basic("", "pawn.png")], [basic_state("Map", 1, 2, "1")]),
@@ -79,7 +73,7 @@ def test_extract_log_with_module(has_extract: None, module_file: Path, tmp_path:
     assert [e["piece"] for e in events if e["kind"] == "add"] == ["Pawn"]
 
 
-def test_bad_module_exits_2_with_one_line(has_extract: None, tmp_path: Path) -> None:
+def test_bad_module_exits_2_with_one_line(tmp_path: Path) -> None:
     bad = write_zip(tmp_path / "bad.vmod", {"readme.txt": "no module here"})
     out = tmp_path / "components.json"
     result = _run("extract", str(bad), "-o", str(out))

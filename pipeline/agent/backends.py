@@ -16,7 +16,7 @@ from rulebook2game.agent.toolbox import (
     RulebookView,
     Toolbox,
 )
-from rulebook2game.errors import WorkspaceError
+from rulebook2game.errors import BadWorkspaceError, WorkspaceError
 from rulebook2game.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -47,18 +47,36 @@ def load_rulebook_view(path: Path) -> Rulebook:
     return load_rulebook(path)
 
 
+def workspace_rulebook(workspace: Workspace) -> tuple[Rulebook, bool]:
+    """The game's rulebook and whether it was extracted just now.
+
+    A game directory that has its rules PDF (``game.toml``'s ``rulebook``) but no
+    ``rulebook.json`` yet, such as a copied corpus game, gets it extracted and saved
+    on first use, as ``ingest`` would have done.
+    """
+    if workspace.rulebook_json.is_file():
+        return load_rulebook_view(workspace.rulebook_json), False
+    pdf = workspace.root / workspace.config().rulebook
+    if not pdf.is_file():
+        raise BadWorkspaceError(
+            f"{workspace.rulebook_json}: not found, and no {pdf.name} to extract it from"
+        )
+    rulebook = extract(pdf)
+    write_rulebook(rulebook, workspace.rulebook_json)
+    return rulebook, True
+
+
 class RlCompiler:
     """:class:`~rulebook2game.agent.toolbox.Compiler` of the ``rl`` target (checked build)."""
 
     def compile(self, workspace: Workspace) -> CompileReport:
         from rulebook2game.targets.rl.compile import compile_workspace
-        from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
 
         result = compile_workspace(workspace)
         if result.ok:
             return CompileReport(True)
         lines = [str(d) for d in result.diagnostics] or ["compile failed"]
-        return CompileReport(False, (*lines, f"({ONE_ERROR_NOTE})"))
+        return CompileReport(False, tuple(lines), result.note)
 
 
 def _trace_text(record: FindingRecord) -> str:

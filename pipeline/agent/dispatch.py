@@ -104,6 +104,7 @@ class ToolRunner:
         self.pages = pages
         self.on_page_change = on_page_change
         self.last_checks: CheckReport | None = None
+        self._checked_sources: dict[str, str] = {}
 
     def run(self, call: ToolCall) -> ToolOutcome:
         """Carry out ``call``; corrections come back as ``effect="retry"``."""
@@ -160,20 +161,32 @@ class ToolRunner:
 
     def _compile(self, args: tools.NoArgs) -> ToolOutcome:
         report = self.toolbox.compiler.compile(self.workspace)
-        text = render("agent/compile.md.j2", ok=report.ok, diagnostics=list(report.diagnostics))
+        text = render(
+            "agent/compile.md.j2",
+            ok=report.ok,
+            diagnostics=list(report.diagnostics),
+            note=report.note,
+        )
         return ToolOutcome(text, "compiled" if report.ok else "compile_failed")
 
-    def _run_checks(self, args: tools.NoArgs) -> ToolOutcome:
-        report = self.toolbox.checker.check(self.workspace)
-        self.last_checks = report
-        shown = report.findings[:MAX_FINDINGS_SHOWN]
+    def _run_checks(self, args: tools.RunChecksArgs) -> ToolOutcome:
+        sources = self.pages.sources()
+        report = self.last_checks
+        if args.first == 1 or report is None or sources != self._checked_sources:
+            report = self.toolbox.checker.check(self.workspace)
+            self.last_checks, self._checked_sources = report, sources
+        start = min(args.first, max(len(report.findings), 1)) - 1
+        shown = report.findings[start : start + MAX_FINDINGS_SHOWN]
         text = render(
             "agent/checks.md.j2",
             green=report.green,
             summary=report.summary,
             compile_errors=[] if report.compile.ok else list(report.compile.diagnostics),
             findings=[self._finding_view(f) for f in shown],
-            more=len(report.findings) - len(shown),
+            first=start + 1,
+            total=len(report.findings),
+            more=len(report.findings) - start - len(shown),
+            next=start + len(shown) + 1,
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""

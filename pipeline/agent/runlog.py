@@ -170,6 +170,23 @@ def open_run(runs_dir: Path, fingerprint: str, resume: bool = True) -> RunLog:
     return RunLog.open(runs_dir / new_run_id())
 
 
+def finished_run(runs_dir: Path, fingerprint: str) -> RunLog | None:
+    """The newest run of the same job that ran to its end (checked, not a model failure)."""
+    if not runs_dir.is_dir():
+        return None
+    for folder in sorted((p for p in runs_dir.iterdir() if p.is_dir()), reverse=True):
+        log = RunLog(folder)
+        meta = log.read_json(RUN_JSON) or {}
+        summary = log.read_json(SUMMARY) or {}
+        if (
+            meta.get("fingerprint") == fingerprint
+            and summary.get("status") in ("green", "not_green")
+            and summary.get("agent_status") != "model_error"
+        ):
+            return log
+    return None
+
+
 @dataclass(frozen=True)
 class ReplayModel:
     """Answers requests the run log already has; passes the others on."""

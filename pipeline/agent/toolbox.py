@@ -34,6 +34,8 @@ class CompileReport:
     ok: bool
     diagnostics: tuple[str, ...] = ()
     """Each one rendered as ``pages/<page>.rl:<line>:<col>: error: <message>``."""
+    note: str = ""
+    """Said after the errors, e.g. that the compiler stopped at its first error."""
 
 
 @dataclass(frozen=True)

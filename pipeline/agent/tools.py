@@ -41,6 +41,10 @@ class WritePageArgs(_Args):
     content: str
 
 
+class RunChecksArgs(_Args):
+    first: int = Field(default=1, ge=1)
+
+
 class FinishArgs(_Args):
     summary: str = ""
 
@@ -52,7 +56,7 @@ ARG_MODELS: dict[str, type[_Args]] = {
     "write_page": WritePageArgs,
     "delete_page": PageNameArgs,
     "compile": NoArgs,
-    "run_checks": NoArgs,
+    "run_checks": RunChecksArgs,
     "finish": FinishArgs,
 }
 """Every tool, in the order the model is shown them."""

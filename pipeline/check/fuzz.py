@@ -53,7 +53,7 @@ from rulebook2game.check.shrink import (
     shrink,
     trace_of,
 )
-from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault
 from rulebook2game.workspace import Interface
 
@@ -305,7 +305,7 @@ class Fuzzer:
         self._add(self._finding(fk.NO_LEGAL_ACTION, message, actions), "stuck")
 
     def _terminal_invariants(self, game: Game) -> None:
-        obs = Observation(-4, True, (), (), game.returns)
+        obs = Observation(TERMINAL, True, (), (), game.returns)
         violation = check_observation(self.invariants, obs)
         if violation is None or self._known(fk.INVARIANT, violation.invariant):
             return

@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from rulebook2game.actions import parse_action
-from rulebook2game.engine import CHANCE, Engine
+from rulebook2game.engine import CHANCE, TERMINAL, Engine
 from rulebook2game.errors import WorkspaceError
 from rulebook2game.workspace import Interface, InvariantSpec
 
@@ -69,7 +69,7 @@ def observe(engine: Engine[S], state: S) -> Observation:
     """Ask the engine everything the declarative invariants look at."""
     terminal = engine.is_terminal(state)
     if terminal:
-        return Observation(-4, True, (), (), tuple(engine.returns(state)))
+        return Observation(TERMINAL, True, (), (), tuple(engine.returns(state)))
     player = engine.current_player(state)
     if player == CHANCE:
         return Observation(player, False, (), tuple(engine.chance_outcomes(state)), ())

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulebook2game.check.findings import Finding
+from rulebook2game.engine import CHANCE
 from rulebook2game.errors import BadInputError
 from rulebook2game.trace import Trace, parse_trace, write_text_atomic
 
@@ -207,7 +208,7 @@ def load_report(path: Path) -> CheckReport:
 
 
 def _step_line(step: StepRecord) -> str:
-    who = "chance" if step.player == -1 else f"player {step.player}"
+    who = "chance" if step.player == CHANCE else f"player {step.player}"
     return f"{step.t:>3}  {who:<9} {step.action}"
 
 

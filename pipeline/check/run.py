@@ -22,7 +22,6 @@ from rulebook2game.check.report import CheckReport, Coverage, StageResult, findi
 from rulebook2game.engine import Engine
 from rulebook2game.errors import Rulebook2GameError, TraceFormatError
 from rulebook2game.targets.rl.compile import compile_workspace
-from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.targets.rl.worker import WorkerLimits
 from rulebook2game.trace import Trace, TraceEnd, read_trace
@@ -101,9 +100,16 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
             for d in result.diagnostics
         )
         rendered = [str(d) for d in result.diagnostics]
-        summary = f"{result.summary()} ({ONE_ERROR_NOTE})"
+        summary = f"{result.summary()} ({result.note})" if result.note else result.summary()
         return StageOutcome(
-            _result("compile", "failed", started, summary, diagnostics=rendered, complete=False),
+            _result(
+                "compile",
+                "failed",
+                started,
+                summary,
+                diagnostics=rendered,
+                complete=result.complete,
+            ),
             findings,
         )
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulebook2game.check.invariants import Observation, observe
-from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
 
 
 class EngineStepper:
@@ -36,7 +36,7 @@ class OpenSpielStepper(EngineStepper):
     def observe(self, state: Any) -> tuple[Observation, Any]:
         if state.is_terminal():
             returns = tuple(float(r) for r in state.returns())
-            return Observation(-4, True, (), (), returns), {}
+            return Observation(TERMINAL, True, (), (), returns), {}
         ids: dict[str, int] = self.engine.action_map(state)  # type: ignore[attr-defined]
         player = int(state.current_player())
         if player == CHANCE:

@@ -7,10 +7,12 @@ nowhere else (see :func:`rulebook2game.cli._common.fail_cleanly`).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.core
 
 from rulebook2game._version import __version__
 from rulebook2game.cli import bench as _bench
@@ -19,8 +21,11 @@ from rulebook2game.cli import diff as _diff
 from rulebook2game.cli import eval as _eval
 from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
+from rulebook2game.cli import play as _play
 from rulebook2game.cli import regress as _regress
+from rulebook2game.cli import serve as _serve
 from rulebook2game.cli import tool as _tool
+from rulebook2game.cli._common import flowed
 
 app = typer.Typer(
     name="rulebook2game",
@@ -41,9 +46,26 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _regress.register,
     _eval.register,
     _bench.register,
+    # Use the game.
+    _play.register,
+    _serve.register,
 )
 for _register in _REGISTRATIONS:
     _register(app)
+for _info in app.registered_commands:
+    _doc = _info.help or inspect.getdoc(_info.callback) or ""
+    _info.help = flowed(_doc)
+
+_typer_option_type = typer.core.TyperOption.display_type_rich
+
+
+def _option_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
+    """The value placeholder of an option in ``--help``; a plain flag takes no value."""
+    return None if self.is_flag else _typer_option_type(self, ctx)
+
+
+# Typer prints `<bool>` beside flags such as `--mutants`, as if they took a value.
+typer.core.TyperOption.display_type_rich = _option_type  # type: ignore[method-assign]
 
 
 def _version_callback(value: bool) -> None:

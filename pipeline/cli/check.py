@@ -56,11 +56,15 @@ def check(
         report = run_check(ws, ALL_STAGES, seed=seed, options=options, on_stage=_progress)
         render_console(report, console)
         _print_diagnostics(report)
-        write_report(report, ws.reports_dir)
+        written = list(write_report(report, ws.reports_dir))
         if json_out is not None:
             data = report.model_dump(mode="json")
             data["ok"] = report.ok
             write_text_atomic(json_out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+            written.append(json_out)
+        console.print(
+            "report: " + ", ".join(str(p) for p in written), highlight=False, markup=False
+        )
     if not report.ok:
         raise typer.Exit(code=1)
 

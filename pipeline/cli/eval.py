@@ -4,9 +4,11 @@
 game and writes ``evals/reports/<date>-<suite>.json`` and ``.md``;
 ``rulebook2game eval --compare OLD.json NEW.json`` compares two reports.
 
-The mutant kill rate (``--mutants``) is a separate hook: it calls
-``rulebook2game.evals.mutants.run_mutants`` when that module exists (see
-:mod:`rulebook2game.evals`), and says so when it does not.
+The mutant kill rate (``--mutants``) runs every sampled mutant through the checks.
+Games and mutants are independent jobs: ``--ray local`` or ``--ray HOST:PORT`` sends
+them to a Ray cluster instead of this process and its local pool (see
+:mod:`rulebook2game.jobs`). An interrupted eval run again with the same arguments skips
+the games it had finished.
 """
 
 from __future__ import annotations
@@ -19,16 +21,23 @@ import typer
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
 from rulebook2game.evals.compare import compare_reports, regressions
-from rulebook2game.evals.metrics import mutants_available
-from rulebook2game.evals.render import compare_markdown, compare_table, rich_table
+from rulebook2game.evals.render import (
+    compare_markdown,
+    compare_table,
+    not_measured_text,
+    rich_table,
+)
 from rulebook2game.evals.render import render_markdown as render_report
 from rulebook2game.evals.report import GameRecord, load_eval_report, write_eval_report
 from rulebook2game.evals.run import run_suite
 from rulebook2game.evals.suite import Suite, adhoc_suite, load_suite
-from rulebook2game.resources import EVALS_DIR
+from rulebook2game.jobs import JobJournal, RayRunner, Runner
+from rulebook2game.resources import EVALS_DIR, IN_CHECKOUT
 from rulebook2game.trace import write_text_atomic
 
 DEFAULT_SUITE = EVALS_DIR / "corpus.toml"
+DEFAULT_REPORTS = EVALS_DIR / "reports" if IN_CHECKOUT else Path("evals") / "reports"
+"""The checkout's ``evals/reports/``; in a wheel install, ``evals/reports/`` under the cwd."""
 
 
 def _suite(target: Path | None, suite_file: Path | None) -> Suite:
@@ -37,6 +46,11 @@ def _suite(target: Path | None, suite_file: Path | None) -> Suite:
     if suite_file is not None:
         return load_suite(suite_file)
     if target is None:
+        if not DEFAULT_SUITE.is_file():
+            raise BadInputError(
+                "nothing to measure: the default suite evals/corpus.toml comes with a source "
+                "checkout; give a corpus folder, a game directory or --suite FILE"
+            )
         return load_suite(DEFAULT_SUITE)
     if target.is_file() and target.suffix == ".toml":
         return load_suite(target)
@@ -52,6 +66,10 @@ def _compare(paths: tuple[Path, Path], output: Path | None, fail_on_worse: bool)
     old, new = (load_eval_report(p) for p in paths)
     changes = compare_reports(old, new)
     console.print(compare_table(changes))
+    missing = not_measured_text(changes)
+    if missing:
+        console.print("not measured in the new report (not compared):", highlight=False)
+        console.print(missing, highlight=False, markup=False, soft_wrap=True)
     worse = regressions(changes)
     console.print(f"{len(worse)} metric(s) got worse" if worse else "nothing got worse")
     if output is not None:
@@ -107,6 +125,14 @@ def eval_command(
     fail_on_worse: Annotated[
         bool, typer.Option("--fail-on-worse", help="With --compare: exit 1 if a metric got worse.")
     ] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run games and mutants as jobs on a Ray cluster: 'local' or HOST:PORT.",
+        ),
+    ] = None,
 ) -> None:
     """Measure translation quality per game and overall, and write a report."""
     with fail_cleanly():
@@ -121,18 +147,19 @@ def eval_command(
             mutants=True if mutants else None,
             max_mutants=max_mutants,
         )
-        _run(suite, out or EVALS_DIR / "reports")
+        _run(suite, out or DEFAULT_REPORTS, RayRunner(ray) if ray else None)
 
 
-def _run(suite: Suite, reports_dir: Path) -> None:
-    if suite.settings.mutants and not mutants_available():
-        err_console.print(
-            "[yellow]note:[/] no mutant runner in this version "
-            "(rulebook2game.evals.mutants); the kill rate is not measured"
-        )
-    report = run_suite(suite, on_game=_progress)
+def _run(suite: Suite, reports_dir: Path, runner: Runner | None) -> None:
+    journal = JobJournal(reports_dir / ".jobs" / suite.name)
+    report = run_suite(suite, on_game=_progress, runner=runner, journal=journal)
+    if runner is not None and runner.retried:
+        err_console.print(f"{len(runner.retried)} job(s) retried on {runner.name}:")
+        for line in runner.retried:
+            err_console.print(f"  {line}", markup=False)
     console.print(rich_table(report))
     paths = write_eval_report(report, reports_dir, render_report(report))
+    journal.clear()
     console.print(f"wrote {paths[0]} and {paths[1]}")
     console.print(f"repeat: {report.command}", markup=False, soft_wrap=True)
 

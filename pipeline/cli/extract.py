@@ -7,6 +7,7 @@ instead (its inventory or events, as JSON); anything else is read as a PDF.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -62,10 +63,8 @@ def extract(
 
 
 def _extract_vassal(source: Path, output: Path, module: Path | None) -> str:
-    try:
-        from rulebook2game.vassal import extract_vassal
-    except ImportError as exc:
-        raise BadInputError("Vassal support is not installed") from exc
+    from rulebook2game.vassal import extract_vassal  # only Vassal files need the reader
+
     return extract_vassal(source, output, module)
 
 
@@ -103,9 +102,16 @@ def _summary(rulebook: Rulebook, output: Path, seconds: float) -> str:
     where = f" (p. {', '.join(map(str, flagged[:8]))}{'...' if len(flagged) > 8 else ''})"
     return (
         f"{rulebook.metadata.source}: {pages} pages, {len(rulebook.sections)} sections, "
-        f"{len(rulebook.sentences)} sentences, {len(flagged)} low-confidence pages"
+        f"{len(rulebook.sentences)} sentences ({_roles(rulebook)}), "
+        f"{len(flagged)} low-confidence pages"
         f"{where if flagged else ''}, {1000 * seconds / max(1, pages):.0f} ms/page -> {output}"
     )
+
+
+def _roles(rulebook: Rulebook) -> str:
+    counts: Counter[str] = Counter(s.role for s in rulebook.sentences)
+    order = ("rule", "example", "framing", "figure")
+    return ", ".join(f"{counts[r]} {r}" for r in order if counts[r])
 
 
 def register(app: typer.Typer) -> None:

@@ -30,6 +30,15 @@ _PATH = {"exists": False, "dir_okay": False}
 
 def _report(result: IngestResult) -> None:
     """The run in a few lines, then the check report as ``rulebook2game check`` shows it."""
+    if result.repeated and result.run is not None:
+        console.print(
+            f"run {result.run.root} already did this job (same rulebook, inputs and model): "
+            "0 model calls made; --fresh starts a new translation",
+            highlight=False,
+            soft_wrap=True,
+        )
+        _check_report(result)
+        return
     if result.run is None or result.agent is None or result.report is None:
         return
     state, total = result.agent, result.agent.total
@@ -40,6 +49,10 @@ def _report(result: IngestResult) -> None:
     cost = "cost unknown (no price for this model)" if total.cost is None else f"${total.cost:.4f}"
     table.add_row("tokens", f"{total.tokens:,}, {total.cached} responses from cache/log; {cost}")
     console.print(table)
+    _check_report(result)
+
+
+def _check_report(result: IngestResult) -> None:
     report_json = result.workspace.reports_dir / "check.json"
     if report_json.is_file():
         from rulebook2game.check.report import load_report, render_console

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from rulebook2game.check.report import FindingRecord
 from rulebook2game.cli._common import console, fail_cleanly
+from rulebook2game.engine import CHANCE
 from rulebook2game.errors import BadInputError
 from rulebook2game.regress import GameOutcome, RegressResult, RegressSettings, regress
 from rulebook2game.trace import write_text_atomic
@@ -45,7 +46,7 @@ def _counterexample(finding: FindingRecord) -> list[str]:
         how = "the golden trace up to the divergence" if finding.stage == "replay" else "shrunk"
         lines.append(f"  counterexample ({len(finding.counterexample)} steps, {how}):")
         steps = [
-            f"    {s.t:>3} {'chance' if s.player == -1 else f'player {s.player}':<9} {s.action}"
+            f"    {s.t:>3} {'chance' if s.player == CHANCE else f'player {s.player}':<9} {s.action}"
             for s in finding.counterexample
         ]
         if len(steps) > SHOWN_STEPS:

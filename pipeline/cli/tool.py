@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
-from rulebook2game.agent.backends import load_rulebook_view, real_toolbox
+from rulebook2game.agent.backends import real_toolbox, workspace_rulebook
 from rulebook2game.agent.dispatch import ToolRunner
 from rulebook2game.agent.pages import PageStore
-from rulebook2game.agent.tools import TOOL_NAMES
+from rulebook2game.agent.tools import TOOL_NAMES, tool_specs
 from rulebook2game.cli._common import console, err_console, fail_cleanly
-from rulebook2game.errors import BadInputError
+from rulebook2game.errors import BadInputError, WorkspaceError
 from rulebook2game.llm.messages import ToolCall
 from rulebook2game.workspace import open_workspace
 
@@ -41,7 +42,14 @@ def tool_command(
         config = ws.config()
         if content_file is not None:
             arguments = _with_content(arguments, content_file)
-        toolbox = real_toolbox(load_rulebook_view(ws.rulebook_json), config.target)
+        rulebook, extracted = workspace_rulebook(ws)
+        if extracted:
+            err_console.print(
+                f"extracted {config.rulebook} -> {ws.rulebook_json}",
+                highlight=False,
+                soft_wrap=True,
+            )
+        toolbox = real_toolbox(rulebook, config.target)
         runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir))
         outcome = runner.run(ToolCall("cli", name, arguments))
         target = err_console if outcome.effect == "retry" else console
@@ -66,6 +74,30 @@ def _with_content(arguments: str, content_file: Path) -> str:
     return json.dumps(loaded)
 
 
+def tools_help() -> str:
+    """``tool --help``'s list: every tool, its JSON arguments and what it does."""
+    try:
+        specs = tool_specs()
+    except WorkspaceError:
+        return "Tools: " + ", ".join(TOOL_NAMES) + "."
+    lines = []
+    for spec in specs:
+        props: dict[str, Any] = spec.parameters.get("properties", {})
+        required = set(spec.parameters.get("required", []))
+        args = ", ".join(
+            f'"{name}": {props[name].get("type", "value")}' + ("" if name in required else "?")
+            for name in props
+        )
+        first = spec.description.split(". ")[0].rstrip(".")
+        lines.append(f"{spec.name} {{{args}}}: {first}.")
+    return "\n\n".join(escape(line) for line in lines)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``tool`` to the command line."""
-    app.command(name="tool")(tool_command)
+    doc = (tool_command.__doc__ or "").strip()
+    usage = (
+        "ARGUMENTS is a JSON object (`?`: may be left out), e.g. "
+        'rulebook2game tool GAME_DIR read_page \'{"name": "board"}\'.'
+    )
+    app.command(name="tool", help=f"{doc}\n\n{usage}\n\n{tools_help()}")(tool_command)

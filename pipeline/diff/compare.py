@@ -24,6 +24,7 @@ from rulebook2game.diff.rules import RuleText, load_rule_text
 from rulebook2game.diff.sides import Side, game_dir_of, resolve_side, working_dir
 from rulebook2game.errors import BadInputError
 from rulebook2game.trace import Trace, read_trace
+from rulebook2game.workspace import load_game_config
 
 DEFAULT_WALKS = 20
 DEFAULT_SEED = 0
@@ -64,6 +65,7 @@ def diff_games(old_spec: str, new_spec: str, options: DiffOptions | None = None)
     scratch = scratch_dir(new_spec)
     new = resolve_side(new_spec, scratch)
     old = resolve_side(old_spec, scratch)
+    same_game(old, new)
     new_rules, old_rules = load_rule_text(new.root), load_rule_text(old.root)
     reviews = tuple(
         PageReview(change, tuple(_citation(c, new_rules, old_rules) for c in change.cites))
@@ -74,6 +76,25 @@ def diff_games(old_spec: str, new_spec: str, options: DiffOptions | None = None)
     return GameDiff(
         old_spec, new_spec, source, reviews, behaviour, command_line(old_spec, new_spec, opts)
     )
+
+
+def same_game(old: Side, new: Side) -> None:
+    """Refuse two sides that are different games: a diff is between versions of one game.
+
+    Raises:
+        BadInputError: both sides have a ``game.toml`` and their ``name`` differs.
+    """
+    names = []
+    for side in (old, new):
+        path = side.root / "game.toml"
+        if not path.is_file():
+            return
+        names.append(load_game_config(path).name)
+    if names[0] != names[1]:
+        raise BadInputError(
+            f"{old.label} is the game {names[0]!r} and {new.label} is {names[1]!r} "
+            "(game.toml name): diff compares two versions of one game"
+        )
 
 
 def _citation(cite: str, first: RuleText, second: RuleText) -> Citation:

@@ -216,7 +216,7 @@ def _rich_page(review: PageReview) -> RenderableType:
         rules.append("The page cites no rulebook section.\n", style="italic")
     code = Syntax(ch.unified_diff.rstrip("\n") or "(empty)", "diff", word_wrap=True)
     title = f"[bold]{escape(ch.name)}[/] {ch.status} (+{ch.lines_added} −{ch.lines_removed})"
-    return Panel(Group(rules, code), title=title, title_align="left")
+    return Panel(Group(rules, code), title=title, title_align="left", expand=False)
 
 
 def _rich_behaviour(b: BehaviourDiff) -> RenderableType:

@@ -21,6 +21,10 @@ HIGHER_IS_BETTER = {
 """Every compared metric and its direction."""
 
 
+NOT_MEASURED = "not measured"
+"""The verdict of a metric the new report did not measure."""
+
+
 @dataclass(frozen=True)
 class Change:
     """One metric of one game (or ``overall``) in both reports."""
@@ -32,13 +36,17 @@ class Change:
 
     @property
     def verdict(self) -> str:
-        """``better``, ``worse``, ``same``, ``new`` or ``gone``."""
+        """``better``, ``worse``, ``same``, ``new`` or ``not measured``.
+
+        ``not measured``: the new report has no number for it (mutants not run, no agent
+        runs, the game left out). That is not a regression: nothing was found worse.
+        """
         if self.old is None and self.new is None:
             return "same"
         if self.old is None:
             return "new"
         if self.new is None:
-            return "gone"
+            return NOT_MEASURED
         if abs(self.new - self.old) < 1e-9:
             return "same"
         up = self.new > self.old
@@ -94,5 +102,10 @@ def compare_reports(old: EvalReport, new: EvalReport) -> list[Change]:
 
 
 def regressions(changes: list[Change]) -> list[Change]:
-    """The changes that got worse (or disappeared)."""
-    return [c for c in changes if c.verdict in ("worse", "gone")]
+    """The changes that got worse (a metric the new run did not measure is not one)."""
+    return [c for c in changes if c.verdict == "worse"]
+
+
+def not_measured(changes: list[Change]) -> list[Change]:
+    """The metrics the old report has and the new one did not measure."""
+    return [c for c in changes if c.verdict == NOT_MEASURED]

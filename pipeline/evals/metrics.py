@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import shlex
 import time
@@ -32,6 +31,7 @@ from rulebook2game.diff.pages import page_cites
 from rulebook2game.diff.rules import load_rule_text
 from rulebook2game.engine import Engine
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.evals.mutants import run_mutants
 from rulebook2game.evals.report import (
     CoverageRecord,
     Disagreement,
@@ -43,14 +43,13 @@ from rulebook2game.evals.report import (
 )
 from rulebook2game.evals.runs import run_stats
 from rulebook2game.evals.suite import Settings
+from rulebook2game.jobs import Runner
 from rulebook2game.regress import available_stages
 from rulebook2game.workspace import Workspace, open_workspace
 
-MUTANTS_MODULE = "rulebook2game.evals.mutants"
 
-
-def evaluate_game(path: Path, settings: Settings) -> GameRecord:
-    """Every metric of the game directory ``path``."""
+def evaluate_game(path: Path, settings: Settings, runner: Runner | None = None) -> GameRecord:
+    """Every metric of the game directory ``path`` (mutants run on ``runner`` if given)."""
     started = time.perf_counter()
     ws = open_workspace(path)
     config = ws.config()
@@ -76,7 +75,7 @@ def evaluate_game(path: Path, settings: Settings) -> GameRecord:
         golden=golden_ratio(ws, check),
         oracle=oracle,
         coverage=coverage(ws),
-        mutants=mutant_score(path, settings) if settings.mutants else None,
+        mutants=mutant_score(path, settings, runner) if settings.mutants else None,
         runs=_runs(ws),
         commands=commands(path, settings),
         seconds=round(time.perf_counter() - started, 3),
@@ -157,34 +156,12 @@ def coverage(ws: Workspace) -> CoverageRecord | None:
     )
 
 
-def mutants_available() -> bool:
-    """Whether this version has the mutant runner (``rulebook2game.evals.mutants``)."""
-    try:
-        importlib.import_module(MUTANTS_MODULE)
-    except ModuleNotFoundError:
-        return False
-    return True
-
-
-def mutant_score(path: Path, settings: Settings) -> MutantRecord | None:
-    """Kill rate from ``rulebook2game.evals.mutants.run_mutants`` (``None`` if absent)."""
-    if not mutants_available():
-        return None
-    module = importlib.import_module(MUTANTS_MODULE)
+def mutant_score(path: Path, settings: Settings, runner: Runner | None = None) -> MutantRecord:
+    """Kill rate of the pages' mutants (:func:`rulebook2game.evals.mutants.run_mutants`)."""
     limit = settings.max_mutants or None
-    result = module.run_mutants(path, seed=settings.seed, max_mutants=limit)
-    total, killed = int(result.total), int(result.killed)
-    survivors = [_describe(s) for s in getattr(result, "survivors", ())]
-    return MutantRecord(killed=Ratio(num=killed, den=total), survivors=survivors)
-
-
-def _describe(survivor: object) -> str:
-    """``page:line operator: description`` of a surviving mutant (its text if it has no fields)."""
-    fields = [getattr(survivor, k, None) for k in ("page", "line", "operator", "description")]
-    if any(f is None for f in fields):
-        return str(survivor)
-    page, line, operator, description = fields
-    return f"{page}:{line} {operator}: {description}"
+    result = run_mutants(path, seed=settings.seed, max_mutants=limit, runner=runner)
+    survivors = [f"{s.page}:{s.line} {s.operator}: {s.description}" for s in result.survivors]
+    return MutantRecord(killed=Ratio(num=result.killed, den=result.total), survivors=survivors)
 
 
 def _runs(ws: Workspace) -> RunsRecord | None:

@@ -9,8 +9,10 @@ fuzzing because they kill most mutants in a fraction of a second.
 
 A mutant is *killed* when the checks report a finding, *survives* when they pass,
 and *does not compile* when rlc rejects it (those are counted apart: the compiler's
-rejections say nothing about the checks). Mutants run in a process pool (two
-workers: the machine's cores). Per game: mutants, compiled, killed, survivors with
+rejections say nothing about the checks). Mutants are independent jobs
+(:mod:`rulebook2game.jobs`): a local process pool by default, a Ray cluster on request;
+each finished mutant is journaled under ``GAME_DIR/build/mutant-jobs/`` so an
+interrupted run resumes where it stopped. Per game: mutants, compiled, killed, survivors with
 their diffs, kill rate, median time to kill. Survivors reviewed as equivalent
 (``evals/mutants/equivalent.toml``) are listed apart and left out of the kill rate.
 The detail is written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
@@ -18,16 +20,18 @@ The detail is written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
-from multiprocessing import get_context
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rulebook2game._version import __version__
 from rulebook2game.check import run as check_run
 from rulebook2game.check.findings import REPLAY, Finding
 from rulebook2game.check.replay import replay
@@ -36,10 +40,17 @@ from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.evals.mutant_report import write_mutant_report
-from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
+from rulebook2game.jobs import JobJournal, LocalPool, Runner
+from rulebook2game.mutate import (
+    PRESENTATION_ONLY,
+    Mutant,
+    enumerate_mutants,
+    materialize,
+    read_pages,
+)
 from rulebook2game.targets.rl.compile import check_syntax
 from rulebook2game.trace import read_trace
-from rulebook2game.workspace import open_workspace
+from rulebook2game.workspace import load_interface, open_workspace
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -253,12 +264,28 @@ def _run_checks(ws: Any, mutant: Mutant, profile: Profile, started: float) -> Mu
     return _outcome(mutant, SURVIVED, started)
 
 
+def _not_rules(game_dir: Path) -> frozenset[str]:
+    """Definitions whose mutants change no rule: rendering and the ``fun`` invariants.
+
+    An invariant is evidence about the rules, not a rule: a mutant that weakens it
+    cannot change the game, and one that breaks it is a false alarm, not a caught bug.
+    """
+    interface = game_dir / "interface.toml"
+    funs = (
+        {spec.fun for spec in load_interface(interface).invariants if spec.fun}
+        if interface.is_file()
+        else set()
+    )
+    return PRESENTATION_ONLY | frozenset(funs)
+
+
 def select_mutants(game_dir: Path, max_mutants: int | None, seed: int) -> tuple[list[Mutant], int]:
     """The mutants to run (a seeded sample when capped) and how many there are in all."""
-    every = enumerate_mutants(read_pages(game_dir / "pages"))
+    pages, skip = read_pages(game_dir / "pages"), _not_rules(game_dir)
+    every = enumerate_mutants(pages, skip=skip)
     if max_mutants is None or max_mutants <= 0 or max_mutants >= len(every):
         return every, len(every)
-    return enumerate_mutants(read_pages(game_dir / "pages"), cap=max_mutants, seed=seed), len(every)
+    return enumerate_mutants(pages, cap=max_mutants, seed=seed, skip=skip), len(every)
 
 
 def run_mutants(
@@ -271,6 +298,7 @@ def run_mutants(
     on_mutant: Callable[[MutantOutcome], None] | None = None,
     write: bool = True,
     review_file: Path = REVIEW_FILE,
+    runner: Runner | None = None,
 ) -> MutantRun:
     """Check every mutant of ``game_dir``'s pages (or a seeded sample of ``max_mutants``).
 
@@ -286,38 +314,51 @@ def run_mutants(
     by_id = {m.id: m for m in mutants}
     outcomes = [
         replace(o, equivalent=reviews.reason(by_id[o.id])) if o.status == SURVIVED else o
-        for o in _run_all(game_dir, mutants, profile, workers, on_mutant)
+        for o in _run_all(game_dir, mutants, profile, runner or LocalPool(workers), on_mutant)
     ]
     run = MutantRun(
         name, tuple(outcomes), round(time.perf_counter() - started, 3), enumerated, profile
     )
     if write:
         write_mutant_report(run, ws.reports_dir)
+    _journal(game_dir, profile).clear()
     shutil.rmtree(game_dir / "build" / "mutants", ignore_errors=True)
     return run
+
+
+def _journal(game_dir: Path, profile: Profile) -> JobJournal:
+    """Where finished mutants of this profile wait for the rest of an interrupted run."""
+    key = hashlib.sha256(f"{__version__} {profile}".encode()).hexdigest()[:16]
+    return JobJournal(game_dir / "build" / "mutant-jobs" / key)
+
+
+def _mutant_job(game_dir: Path, profile: Profile, mutant: Mutant) -> MutantOutcome:
+    return check_mutant(game_dir, mutant, profile)
 
 
 def _run_all(
     game_dir: Path,
     mutants: Sequence[Mutant],
     profile: Profile,
-    workers: int,
+    runner: Runner,
     on_mutant: Callable[[MutantOutcome], None] | None,
 ) -> list[MutantOutcome]:
-    if workers <= 1:
-        out = []
-        for m in mutants:
-            out.append(check_mutant(game_dir, m, profile))
+    journal = _journal(game_dir, profile)
+    keys = [f"{m.id} {hashlib.sha256(m.source.encode()).hexdigest()[:16]}" for m in mutants]
+    outcomes: dict[int, MutantOutcome] = {}
+    for i, key in enumerate(keys):
+        if (text := journal.get(key)) is not None:
+            outcomes[i] = MutantOutcome(**json.loads(text))
             if on_mutant is not None:
-                on_mutant(out[-1])
-        return out
-    # fork, not spawn: spawn re-runs the parent's main module in each worker, and
-    # `python -m rulebook2game` would start the command line again there.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        futures = [pool.submit(check_mutant, game_dir, m, profile) for m in mutants]
-        out = []
-        for future in futures:
-            out.append(future.result())
-            if on_mutant is not None:
-                on_mutant(out[-1])
-        return out
+                on_mutant(outcomes[i])
+    todo = [i for i in range(len(mutants)) if i not in outcomes]
+
+    def finished(j: int, outcome: MutantOutcome) -> None:
+        journal.put(keys[todo[j]], json.dumps(asdict(outcome)))
+        if on_mutant is not None:
+            on_mutant(outcome)
+
+    job = partial(_mutant_job, game_dir, profile)
+    fresh = runner.map(job, [mutants[i] for i in todo], [keys[i] for i in todo], finished)
+    outcomes.update(zip(todo, fresh, strict=True))
+    return [outcomes[i] for i in range(len(mutants))]

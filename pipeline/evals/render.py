@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from rulebook2game.evals.compare import Change
+from rulebook2game.evals.compare import NOT_MEASURED, Change
 from rulebook2game.evals.report import EvalReport, GameRecord, Ratio
 
 COLUMNS = ("game", "compiles", "check", "oracle", "golden", "coverage", "mutants", "runs", "cost")
@@ -150,9 +150,9 @@ def compare_table(changes: list[Change], only_changed: bool = True) -> Table:
     table = Table(title="eval comparison", title_justify="left")
     for column in ("game", "metric", "old", "new", "verdict"):
         table.add_column(column)
-    colours = {"better": "green", "worse": "red", "gone": "red", "new": "cyan", "same": "dim"}
+    colours = {"better": "green", "worse": "red", "new": "cyan", "same": "dim"}
     for c in changes:
-        if only_changed and c.verdict == "same":
+        if c.verdict == NOT_MEASURED or (only_changed and c.verdict == "same"):
             continue
         verdict = f"[{colours[c.verdict]}]{c.verdict}[/]"
         table.add_row(c.game, c.metric, _fmt(c.metric, c.old), _fmt(c.metric, c.new), verdict)
@@ -173,5 +173,18 @@ def compare_markdown(changes: list[Change], old: EvalReport, new: EvalReport) ->
         f"| {c.game} | {c.metric} | {_fmt(c.metric, c.old)} | {_fmt(c.metric, c.new)} | "
         f"{c.verdict} |"
         for c in changes
+        if c.verdict != NOT_MEASURED
     ]
+    missing = not_measured_text(changes)
+    if missing:
+        lines += ["", "## Not measured in the new report (not compared)", "", missing]
     return "\n".join(lines) + "\n"
+
+
+def not_measured_text(changes: list[Change]) -> str:
+    """The metrics the new report did not measure, one line per game (empty if none)."""
+    by_game: dict[str, list[str]] = {}
+    for c in changes:
+        if c.verdict == NOT_MEASURED:
+            by_game.setdefault(c.game, []).append(c.metric)
+    return "\n".join(f"- {game}: {', '.join(metrics)}" for game, metrics in by_game.items())

@@ -7,11 +7,14 @@ import subprocess
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
 
 from rulebook2game._version import __version__
 from rulebook2game.evals.metrics import evaluate_game
 from rulebook2game.evals.report import EvalReport, GameRecord, overall
-from rulebook2game.evals.suite import Suite
+from rulebook2game.evals.suite import Settings, Suite
+from rulebook2game.jobs import JobJournal, LocalPool, Runner
 from rulebook2game.resources import PROJECT_DIR
 
 
@@ -45,16 +48,45 @@ def suite_command(suite: Suite) -> str:
     return shlex.join(words)
 
 
-def run_suite(suite: Suite, on_game: Callable[[GameRecord], None] | None = None) -> EvalReport:
-    """Measure every game of ``suite`` in order."""
+def _game_job(settings: Settings, runner: Runner | None, path: Path) -> GameRecord:
+    return evaluate_game(path, settings, runner)
+
+
+def run_suite(
+    suite: Suite,
+    on_game: Callable[[GameRecord], None] | None = None,
+    runner: Runner | None = None,
+    journal: JobJournal | None = None,
+) -> EvalReport:
+    """Measure every game of ``suite``.
+
+    Without ``runner`` the games are measured one after the other here (their mutants on
+    a local pool); with one, each game is a job on it and so are its mutants. Games
+    already in ``journal`` (an interrupted run of the same suite and settings) are not
+    measured again; each finished game is added to it as it ends.
+    """
     started = time.perf_counter()
     created = datetime.now(UTC).isoformat(timespec="seconds")
-    games: list[GameRecord] = []
-    for path in suite.games:
-        record = evaluate_game(path, suite.settings)
-        games.append(record)
+    keys = [f"{suite.digest} {suite.settings.model_dump_json()} {p}" for p in suite.games]
+    records: dict[int, GameRecord] = {}
+    for i, key in enumerate(keys):
+        if journal is not None and (text := journal.get(key)) is not None:
+            records[i] = GameRecord.model_validate_json(text)
+            if on_game is not None:
+                on_game(records[i])
+    todo = [i for i in range(len(keys)) if i not in records]
+
+    def finished(j: int, record: GameRecord) -> None:
+        if journal is not None:
+            journal.put(keys[todo[j]], record.model_dump_json())
         if on_game is not None:
             on_game(record)
+
+    paths, todo_keys = [suite.games[i] for i in todo], [keys[i] for i in todo]
+    job = partial(_game_job, suite.settings, runner)
+    fresh = (runner or LocalPool(workers=1)).map(job, paths, todo_keys, finished)
+    records.update(zip(todo, fresh, strict=True))
+    games = [records[i] for i in range(len(keys))]
     commit, dirty = git_state()
     return EvalReport(
         suite=suite.name,

@@ -26,7 +26,8 @@ SMALL_RATIO = 0.93
 _CID = re.compile(r"^\(cid:\d+\)$")
 _TERMINAL = re.compile(r"[.!?:;][\"'”’)\]]*$")
 _CAPTION = re.compile(
-    r"^(?:figure|fig\.|diagram|illustration|image|table)\s*\d*[a-z]?\s*[:.]", re.I
+    r"^(?:figure|fig\.|diagram|illustration|image|table|listing)\s*\d*[a-z]?\s*[:.]",
+    re.I,
 )
 
 
@@ -80,6 +81,8 @@ class BlockBuilder:
                 out.append(_object_block(item))
                 continue
             info = self._info(item)
+            if info.marker is not None and current is not None and _inside_sentence(current, info):
+                info = _Info(info.line, info.size, info.style, None)
             if current is not None and last is not None and self._continues(current, last, info):
                 self._append(current, info)
             else:
@@ -137,15 +140,19 @@ class BlockBuilder:
     def _same_paragraph_indent(self, block: Draft, info: _Info) -> bool:
         """Whether the line's start keeps it in the block, judged by indents and line ends."""
         line, tol = info.line, 0.6 * info.size
-        if block.text_x is not None:
-            return abs(line.x0 - block.text_x) <= tol or (
-                block.kind == "rule" and abs(line.x0 - line.col_x0) <= tol
-            )
         before = block.lines[-1]
-        indent = line.x0 - line.col_x0
         ended = _TERMINAL.search(before.text) is not None
         first = line.words[0]
         forced = before.x1 + 0.3 * info.size + (first.x1 - first.x0) < before.col_x1 - 0.5
+        if block.text_x is not None:
+            if abs(line.x0 - block.text_x) <= tol or (
+                block.kind == "rule" and abs(line.x0 - line.col_x0) <= tol
+            ):
+                return True
+            # continuation lines set under the marker itself (no hanging indent): the
+            # line above ran to the column's edge or broke off mid-sentence
+            return abs(line.x0 - block.lines[0].x0) <= tol and not (ended and forced)
+        indent = line.x0 - line.col_x0
         if tol < indent < 6 * info.size and line.x0 - before.x0 > tol:
             # a first-line indent opens a paragraph; a hanging indent continues a line
             return not (ended or forced)
@@ -163,7 +170,9 @@ class BlockBuilder:
         if abs(info.size - prev.size) > 0.05 * prev.size:
             return False
         start = block.text_x - before.col_x0 if block.text_x is not None else 0.0
-        if abs(line.x0 - line.col_x0 - start) > 0.6 * info.size:
+        # a rule or list item may go on under its marker rather than under its text
+        opening = block.lines[0].x0 - block.lines[0].col_x0 if block.text_x is not None else 0.0
+        if all(abs(line.x0 - line.col_x0 - x) > 0.6 * info.size for x in (start, opening)):
             return False
         if not _TERMINAL.search(block.text) or line.text[:1].islower():
             return True
@@ -207,7 +216,7 @@ class BlockBuilder:
             draft.box = draft.box.union(info.line.box)
 
     def _finish(self, draft: Draft, blocks: list[Draft], index: int) -> Draft:
-        if draft.kind in ("table", "diagram"):
+        if draft.kind in ("table", "diagram", "figure"):
             return draft
         draft.text = clean(draft.text)
         if draft.kind == "heading" and (len(draft.lines) > 3 or len(draft.text) > 160):
@@ -225,18 +234,56 @@ class BlockBuilder:
             return False
         italic = all(w.italic for line in draft.lines for w in line.words)
         near = [blocks[j] for j in (index - 1, index + 1) if 0 <= j < len(blocks)]
-        return italic or any(b.kind in ("diagram", "table") for b in near)
+        return italic or any(b.kind in ("diagram", "table", "figure") for b in near)
+
+
+_LEAD = re.compile(r"^[^:]{1,40}:(?:\s|$)")
+
+
+_OPEN_ENDINGS = frozenset(
+    re.findall(
+        r"\w+",
+        "a an the and or of to by with from than at in on for player players rule rules step "
+        "steps page pages section sections chapter figure table round rounds turn turns",
+    )
+)
+"""Words a sentence does not end with: a number on the next line continues the sentence."""
+
+
+def _inside_sentence(block: Draft, info: _Info) -> bool:
+    """Whether a number that opens a line ("2)", "3.") is text, not a list marker.
+
+    It is when the block is running text wrapped (the number would not have fitted on
+    the line above) right after an open bracket ("(Player" + "2) and ...") or after a
+    word no sentence ends with ("as in step" + "3. ...").
+    """
+    marker = info.marker
+    if marker is None or marker.kind != "number" or block.kind in ("heading", "table"):
+        return False
+    before, first = block.lines[-1], info.line.words[0]
+    wrapped = before.x1 + 0.3 * info.size + (first.x1 - first.x0) >= before.col_x1 - 0.5
+    if block.style != info.style or not wrapped:
+        return False
+    text = block.text.rstrip()
+    if marker.label.endswith(")") and text.count("(") > text.count(")"):
+        return True
+    last = text.rsplit(" ", 1)[-1].lower()
+    return last in _OPEN_ENDINGS
 
 
 def _heading_like(line: Line) -> bool:
-    """A bold line of body size is a heading only if it does not read like a sentence."""
-    return not line.text.rstrip().endswith((".", ",", ";"))
+    """A bold line of body size is a heading only if it does not read like a sentence,
+    nor like the bold lead of a list item or paragraph ("Player 2:", "Long race: ...")."""
+    text = line.text.rstrip()
+    return not text.endswith((".", ",", ";")) and not _LEAD.match(text)
 
 
 def _object_block(item: FlowObject) -> Draft:
     obj = item.obj
     if obj.kind == "table":
         text = "\n".join(" | ".join(row) for row in obj.rows)
+    elif obj.kind == "figure":
+        text = "\n".join(row[0] for row in obj.rows)
     else:
         text = " ".join(cell for row in obj.rows for cell in row)
     return Draft(

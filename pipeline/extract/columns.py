@@ -60,6 +60,8 @@ class PageLayout:
     items: list[FlowItem]
     panels: int
     columns: int
+    reasons: list[str] = field(default_factory=list)
+    """Why the reading order is uncertain (empty when it is not)."""
 
 
 @dataclass(slots=True)
@@ -70,6 +72,8 @@ class _Context:
     columns: int = 1
     panels: int = 1
     out: list[FlowItem] = field(default_factory=list)
+    overlaps: int = 0
+    """Rows crossing a gutter with text beside them in another column."""
 
 
 def read_order(
@@ -87,7 +91,13 @@ def read_order(
     ctx = _Context(page, boxes, landscape=size.width > size.height * 1.05)
     if parts_rows:
         _region(parts_rows, (), ctx, 0)
-    return PageLayout(ctx.out, ctx.panels, ctx.columns)
+    reasons = []
+    if ctx.overlaps:
+        reasons.append(
+            f"reading order uncertain: {ctx.overlaps} line(s) or figure(s) cross a column gutter "
+            "beside text of the other column"
+        )
+    return PageLayout(ctx.out, ctx.panels, ctx.columns, reasons)
 
 
 def _region(rows: list[_Row], path: tuple[int, ...], ctx: _Context, depth: int) -> None:
@@ -142,6 +152,11 @@ def _bands(
     index = 0
     ordered = sorted(rows, key=lambda r: (r.top, r.x0))
     spans = _spanning(ordered, gutters)
+    ctx.overlaps += sum(
+        1
+        for i, s in enumerate(spans)
+        if s and any(_crosses(ordered[i], g) for g in gutters) and _has_neighbour(ordered, i)
+    )
     for row, spans_columns in zip(ordered, spans, strict=True):
         if spans_columns:
             if band:

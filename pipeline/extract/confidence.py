@@ -3,7 +3,9 @@
 A page is flagged when it has (almost) no text, when glyph widths suggest ligatures that
 the PDF maps to a single letter ("frst" for "first": an "f" as wide as "fi"), when glyphs
 have no Unicode mapping ("(cid:12)"), when much of its text is rotated, or when its layout
-is unusual (several pages on one sheet, more than three columns).
+is unusual (several pages on one sheet, more than three columns), or when a line of the
+reading order holds a gap as wide as a column gutter: its words may come from two
+columns, so the sentences made of it may be spliced.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rulebook2game.extract.records import Glyph, PageFacts, RawPage, Word
+from rulebook2game.extract.figures import is_monospace
+from rulebook2game.extract.records import FlowItem, Glyph, Line, PageFacts, RawPage, Word
 
 _SYMBOL = re.compile(r"^\(cid:\d+\)$")
 
@@ -64,7 +67,7 @@ def _proportional_fonts(glyphs: list[Glyph]) -> set[str]:
     out = set()
     for font in {g.font for g in glyphs}:
         i, m = widths.get((font, "i")), widths.get((font, "m"))
-        if "mono" in font.lower() or (i is not None and m is not None and i >= 0.7 * m):
+        if is_monospace(font) or (i is not None and m is not None and i >= 0.7 * m):
             continue
         out.add(font)
     return out
@@ -91,3 +94,39 @@ def reasons(stats: GlyphStats, facts: PageFacts) -> list[str]:
     if facts.columns > 3:
         out.append(f"unusual layout: {facts.columns} columns")
     return out
+
+
+SPLICE_GAP = 2.5
+"""A gap between two words of a line wider than this many font sizes looks like a gutter."""
+NARROW_GAP = 1.2
+"""Gaps this wide (in font sizes) look like a narrow gutter when three lines or more
+have one at the same place."""
+
+
+def spliced_lines(items: list[FlowItem]) -> list[str]:
+    """A reason to check the page when lines of its reading order span a gutter-like gap.
+
+    A gap counts when it is wider than ``SPLICE_GAP`` font sizes, or wider than
+    ``NARROW_GAP`` at the same place (within 4 points) as in two other lines. The gap
+    after a list or rule marker (the first word) does not count.
+    """
+    wide: list[float] = []
+    narrow: list[float] = []
+    for item in items:
+        if not isinstance(item, Line) or len(item.words) < 3:
+            continue
+        for a, b in zip(item.words[1:], item.words[2:], strict=False):
+            gap = (b.x0 - a.x1) / max(a.size, b.size)
+            if gap > SPLICE_GAP:
+                wide.append((a.x1 + b.x0) / 2)
+                break
+            if gap > NARROW_GAP:
+                narrow.append((a.x1 + b.x0) / 2)
+    wide += [x for x in narrow if sum(1 for y in narrow if abs(x - y) <= 4.0) >= 3]
+    if not wide:
+        return []
+    xs = ", ".join(f"{x:.0f}" for x in sorted(set(round(x) for x in wide))[:3])
+    return [
+        f"reading order uncertain: {len(wide)} line(s) with a gutter-like gap (at x = {xs}); "
+        "their text may join two columns"
+    ]

@@ -8,12 +8,15 @@
     │   │               points from the top-left corner), label (rule number or list
     │   │               marker), rows (tables)
     │   └── sentences[] the ledger: every sentence of every block: id "<section>#<n>",
-    │                   kind (of its block), block (index), page, text
+    │                   kind (of its block), role (rule, example, framing, figure),
+    │                   block (index), page, text
     └── low_confidence[] pages to check by hand, with reasons
 
 Headings are not blocks: a section's title is its heading. Sentence ids count from 1
 within a section across all its blocks; tables contribute one sentence per row (cells
-joined by " | ") and diagrams none.
+joined by " | "), a text figure one (the whole figure, its rows on separate lines) and
+drawn diagrams none. ``role`` was added within format 1: readers of this module take a
+file without it (every sentence reads as ``rule``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rulebook2game.extract.records import BlockKind
+from rulebook2game.extract.roles import Role
 
 FORMAT: Final = "rulebook2game-rulebook/1"
 
@@ -31,7 +35,10 @@ BBox = tuple[float, float, float, float]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Fields a later version adds within format 1 are ignored on reading, so an older
+    reader still loads a newer file (as this one loads files without ``role``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class Block(_Model):
@@ -54,6 +61,10 @@ class Sentence(_Model):
     """``<section id>#<n>``, ``n`` counting from 1 within the section."""
     kind: BlockKind
     """The kind of the block the sentence comes from."""
+    role: Role = "rule"
+    """What the sentence is for: ``rule``, ``example``, ``framing`` (introduction,
+    flavour, history) or ``figure`` (a text figure, whole, or a caption); see
+    :mod:`rulebook2game.extract.roles`. Files written before it existed read as ``rule``."""
     block: int = Field(ge=0)
     """Index of the block within its section."""
     page: int = Field(ge=1)
@@ -122,6 +133,16 @@ class Rulebook(_Model):
     low_confidence: list[PageFlag] = []
 
     @property
+    def title(self) -> str:
+        """The game's name: the rulebook's printed title (or the PDF's title field), else
+        the PDF's file name without its extension, ``_`` and ``-`` read as spaces."""
+        if self.metadata.title and self.metadata.title.strip():
+            return " ".join(self.metadata.title.split())
+        stem = self.metadata.source.rsplit("/", 1)[-1]
+        stem = stem[: -len(".pdf")] if stem.lower().endswith(".pdf") else stem
+        return " ".join(stem.replace("_", " ").replace("-", " ").split()) or "game"
+
+    @property
     def sentences(self) -> list[Sentence]:
         """The whole ledger, in reading order."""
         return [s for sec in self.sections for s in sec.sentences]
@@ -173,6 +194,8 @@ def _render_block(block: Block, sentences: list[Sentence]) -> str:
         return "table:\n" + "\n".join(f"[{s.id}] {s.text}" for s in sentences)
     if block.kind == "diagram":
         return f"(diagram{': ' + block.text if block.text else ''})"
+    if block.kind == "figure":
+        return "figure:\n" + "\n".join(f"[{s.id}]\n{s.text}" for s in sentences)
     body = " ".join(f"[{s.id}] {s.text}" for s in sentences)
     prefix = {"sidebar": "(sidebar) ", "caption": "(caption) "}.get(block.kind, "")
     label = f"{block.label} " if block.label else ""

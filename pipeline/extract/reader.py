@@ -18,7 +18,8 @@ from rulebook2game._version import __version__
 from rulebook2game.errors import PdfError
 from rulebook2game.extract.blocks import BlockBuilder, Draft
 from rulebook2game.extract.columns import read_order
-from rulebook2game.extract.confidence import GlyphStats, glyph_stats, reasons
+from rulebook2game.extract.confidence import GlyphStats, glyph_stats, reasons, spliced_lines
+from rulebook2game.extract.figures import find_figures
 from rulebook2game.extract.furniture import PageText, strip_furniture
 from rulebook2game.extract.model import (
     Block,
@@ -31,6 +32,7 @@ from rulebook2game.extract.model import (
 )
 from rulebook2game.extract.pdf import PdfFile, open_pdf
 from rulebook2game.extract.records import Box, FlowItem, PageFacts, PageObject, RawPage, Word
+from rulebook2game.extract.roles import Role, block_roles, section_role
 from rulebook2game.extract.sections import SectionDraft, build_sections
 from rulebook2game.extract.sentences import split_sentences
 from rulebook2game.extract.tables import find_regions
@@ -84,6 +86,7 @@ def extract_rulebook(
         size = Box(0, 0, page.facts.width, page.facts.height)
         layout = read_order(page.facts.number, clean.rows, page.objects, page.boxes, size)
         flow += layout.items
+        page.facts.reasons += layout.reasons + spliced_lines(layout.items)
         page.facts.labels = clean.labels
         page.facts.panels, page.facts.columns = layout.panels, layout.columns
     drafts = BlockBuilder(flow, body).build()
@@ -106,9 +109,10 @@ def _first_pass(raw: RawPage) -> _Page:
     regions = find_regions(raw.shapes, raw.images, words, Box(0, 0, raw.width, raw.height))
     keep = {id(w) for w in regions.words}
     kept = [[w for w in row if id(w) in keep] for row in rows]
+    figures, kept = find_figures([r for r in kept if r])
     stats = glyph_stats(raw, words)
     facts = PageFacts(raw.number, raw.width, raw.height, chars=stats.chars)
-    return _Page(facts, stats, [r for r in kept if r], regions.objects, regions.boxes)
+    return _Page(facts, stats, kept, (*regions.objects, *figures), regions.boxes)
 
 
 def _no_text_message(path: Path, pages: list[_Page]) -> str:
@@ -139,11 +143,12 @@ def _rulebook(
     pages: list[_Page],
     sections: list[SectionDraft],
 ) -> Rulebook:
-    out_sections = [_section(s) for s in sections]
+    titles = {s.id: (s.title, s.parent) for s in sections}
+    out_sections = [_section(s, _titles(s, titles)) for s in sections]
     flags = [
         PageFlag(page=p.facts.number, reasons=why)
         for p in pages
-        if (why := reasons(p.stats, p.facts))
+        if (why := reasons(p.stats, p.facts) + p.facts.reasons)
     ]
     return Rulebook(
         metadata=Metadata(
@@ -172,8 +177,19 @@ def _rulebook(
     )
 
 
-def _section(s: SectionDraft) -> Section:
+def _titles(s: SectionDraft, titles: dict[str, tuple[str, str | None]]) -> list[str]:
+    """The section's title and the titles of the sections above it."""
+    out = [s.title]
+    parent = s.parent
+    while parent is not None and parent in titles and len(out) < 8:
+        title, parent = titles[parent]
+        out.append(title)
+    return out
+
+
+def _section(s: SectionDraft, titles: list[str]) -> Section:
     blocks = [_block(d) for d in s.blocks]
+    role = section_role(titles, front=s.level == 0)
     return Section(
         id=s.id,
         title=s.title,
@@ -182,7 +198,7 @@ def _section(s: SectionDraft) -> Section:
         parent=s.parent,
         number=s.number,
         blocks=blocks,
-        sentences=ledger(s.id, blocks),
+        sentences=ledger(s.id, blocks, role),
     )
 
 
@@ -198,15 +214,21 @@ def _block(d: Draft) -> Block:
     )
 
 
-def ledger(section_id: str, blocks: list[Block]) -> list[Sentence]:
-    """Every sentence of a section's blocks: ``<section>#<n>``, counting from 1."""
+def ledger(section_id: str, blocks: list[Block], role: Role | None = None) -> list[Sentence]:
+    """Every sentence of a section's blocks: ``<section>#<n>``, counting from 1.
+
+    ``role`` is what the section's place makes of all its sentences (framing, example);
+    else each sentence gets the role its block and text give it (see ``roles``).
+    """
     out: list[Sentence] = []
     for index, block in enumerate(blocks):
-        for text in block_sentences(block):
+        texts = block_sentences(block)
+        for text, sentence_role in zip(texts, block_roles(block.kind, texts, role), strict=True):
             out.append(
                 Sentence(
                     id=f"{section_id}#{len(out) + 1}",
                     kind=block.kind,
+                    role=sentence_role,
                     block=index,
                     page=block.page,
                     text=text,
@@ -216,9 +238,12 @@ def ledger(section_id: str, blocks: list[Block]) -> list[Sentence]:
 
 
 def block_sentences(block: Block) -> list[str]:
-    """The ledger entries of one block: table rows, no diagram labels, else sentences."""
+    """The ledger entries of one block: table rows, no diagram labels, a text figure whole
+    (one entry, its rows on separate lines), else sentences."""
     if block.kind == "table":
         return [" | ".join(row) for row in block.rows or []]
+    if block.kind == "figure":
+        return [block.text] if block.text.strip() else []
     if block.kind in ("diagram", "heading"):
         return []
     return split_sentences(block.text)

@@ -6,8 +6,9 @@ growing downwards (``top`` < ``bottom``), the way a reader scans a page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +109,10 @@ class Word:
         return Box(self.x0, self.top, self.x1, self.bottom)
 
 
-ObjectKind = Literal["table", "diagram"]
+ObjectKind = Literal["table", "diagram", "figure"]
 
 BlockKind = Literal[
-    "heading", "paragraph", "rule", "list_item", "table", "sidebar", "caption", "diagram"
+    "heading", "paragraph", "rule", "list_item", "table", "sidebar", "caption", "diagram", "figure"
 ]
 """What a block of the rulebook is."""
 
@@ -123,7 +124,8 @@ class PageObject:
     kind: ObjectKind
     box: Box
     rows: tuple[tuple[str, ...], ...] = ()
-    """Table cells, row by row (for diagrams: the labels, in reading order)."""
+    """Table cells, row by row (for diagrams: the labels, in reading order; for text
+    figures: one cell per printed row)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,3 +204,41 @@ class PageFacts:
     columns: int = 1
     reasons: list[str] = field(default_factory=list)
     """Why the page is of low confidence (empty when it is not)."""
+
+
+class LedgerEntry(Protocol):
+    """What the ledger helpers read of a sentence (``model.Sentence`` has it)."""
+
+    @property
+    def id(self) -> str:
+        """``<section id>#<n>``."""
+        ...
+
+    @property
+    def role(self) -> str:
+        """``rule``, ``example``, ``framing`` or ``figure``."""
+        ...
+
+
+class HasLedger(Protocol):
+    """A rulebook with a sentence ledger (``model.Rulebook`` is one)."""
+
+    @property
+    def sentences(self) -> Sequence[LedgerEntry]:
+        """The ledger in reading order."""
+        ...
+
+
+def sentence_ids(rulebook: HasLedger, role: str) -> list[str]:
+    """Ids of the ledger sentences with ``role``, in reading order."""
+    return [s.id for s in rulebook.sentences if s.role == role]
+
+
+def rule_sentence_ids(rulebook: HasLedger) -> list[str]:
+    """Ids of the sentences that state rules (not examples, framing or figures)."""
+    return sentence_ids(rulebook, "rule")
+
+
+def example_sentence_ids(rulebook: HasLedger) -> list[str]:
+    """Ids of the sentences of worked examples (the material for scenarios)."""
+    return sentence_ids(rulebook, "example")

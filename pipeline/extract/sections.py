@@ -41,6 +41,9 @@ def build_sections(
     """The document title and its sections, each holding its (non-heading) blocks."""
     headings = [d for d in drafts if d.kind == "heading"]
     title_block = _title_block(drafts, headings)
+    for d in _subtitles(drafts, title_block):
+        d.kind = "paragraph"
+    headings = [d for d in headings if d.kind == "heading"]
     title = title_block.text if title_block else fallback_title
     levels = _levels([h for h in headings if h is not title_block])
     sections: list[SectionDraft] = []
@@ -90,6 +93,26 @@ def _split_number(text: str) -> tuple[str | None, str]:
     if not match:
         return None, text
     return match.group(1), match.group(2)
+
+
+def _subtitles(drafts: list[Draft], title: Draft | None) -> list[Draft]:
+    """Italic headings that open no section: the subtitle right under the title, and
+    any unnumbered italic heading followed at once by another heading (an empty section).
+    """
+    out = []
+    for i, d in enumerate(drafts):
+        if d.kind != "heading" or d is title or _split_number(d.text)[0] or not _italic(d):
+            continue
+        after_title = title is not None and i > 0 and drafts[i - 1] is title
+        nxt = drafts[i + 1] if i + 1 < len(drafts) else None
+        if after_title or nxt is None or nxt.kind == "heading":
+            out.append(d)
+    return out
+
+
+def _italic(d: Draft) -> bool:
+    words = [w for line in d.lines for w in line.words]
+    return bool(words) and all(w.italic for w in words)
 
 
 def _style(d: Draft) -> tuple[float, bool]:

@@ -71,13 +71,20 @@ def find_marker(words: tuple[Word, ...]) -> Marker | None:
 
 
 def vocabulary(lines: Iterable[tuple[Word, ...]]) -> frozenset[str]:
-    """Lowercased word forms of the document, leaving out line-final fragments."""
+    """Lowercased word forms of the document, leaving out the fragments of broken words.
+
+    ``lines`` come in reading order, so the line after one that ends in a hyphen opens
+    with the rest of the broken word."""
     out: set[str] = set()
+    broken = False
     for words in lines:
-        for w in words[:-1]:
+        # the first word after a line ending in a hyphen is a fragment too ("tween")
+        after_break = broken
+        for w in words[1 if after_break else 0 : -1]:
             out.add(_norm(w.text))
         last = words[-1].text
-        if not last.endswith(_LINE_END_HYPHENS):
+        broken = last.endswith(_LINE_END_HYPHENS)
+        if not broken and not (len(words) == 1 and after_break):
             out.add(_norm(last))
     return frozenset(out)
 
@@ -96,6 +103,8 @@ class Joiner:
         """``left`` and the next line ``right`` as one text."""
         if not left:
             return right
+        if left[-2:-1] == " " and left.endswith(_LINE_END_HYPHENS) and left[-3:-2].isalpha():
+            left = left[:-2] + left[-1]  # a hyphen set apart from its word ("car -")
         if left.endswith(_LINE_END_HYPHENS) and right[:1].islower():
             head = left.rsplit(" ", 1)[-1][:-1]
             tail = right.split(" ", 1)[0]

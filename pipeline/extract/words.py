@@ -54,11 +54,6 @@ def rows_of_words(glyphs: Iterable[Glyph]) -> list[list[Word]]:
     return out
 
 
-def font_style(font: str) -> tuple[bool, bool]:
-    """``(bold, italic)`` guessed from a font name such as ``ABCDEF+Serif-BoldItalic``."""
-    return _font_style(font)
-
-
 @lru_cache(maxsize=256)
 def _font_style(font: str) -> tuple[bool, bool]:
     name = font.split("+", 1)[-1].lower()

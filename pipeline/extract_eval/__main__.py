@@ -1,7 +1,10 @@
 """``python -m rulebook2game.extract_eval``: the extraction score table.
 
 Renders every fixture variant (reportlab and typst), extracts it, scores it against its
-source and prints one row per variant plus the median milliseconds per page.
+source and prints one row per variant plus the median milliseconds per page; then reads
+the long groff fixtures kept under ``tests/data/extract/long/`` and counts their ledger
+errors (figure rows as sentences, spliced, split and misfiled sentences, wrong sections
+and roles), which must all be 0.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from rulebook2game.extract_eval.long_score import LongResult, run_long
 from rulebook2game.extract_eval.run import Result, median_page_ms, run_all
 from rulebook2game.extract_eval.variants import VARIANTS, variant
 
@@ -44,7 +48,15 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             for problem in r.score.problems:
                 console.print(f"[dim]{r.variant.name}:[/] {problem}", highlight=False)
+    long_results = [] if args.variant else run_long()
+    if long_results:
+        console.print(_long_table(long_results))
+        if args.problems:
+            for lr in long_results:
+                for problem in lr.score.problems:
+                    console.print(f"[dim]{lr.book.name}:[/] {problem}", highlight=False)
     failed = [r.variant.name for r in results if r.score.overall < args.threshold]
+    failed += [lr.book.name for lr in long_results if lr.score.errors]
     if failed:
         console.print(f"[red]below {args.threshold}:[/] {', '.join(failed)}")
     return 1 if failed else 0
@@ -71,6 +83,31 @@ def _table(results: list[Result]) -> Table:
             f"[{style}]{s.overall:.3f}[/]",
             f"{sum(r.page_ms) / max(1, r.pages):.0f}",
             f"{sum(r.page_cpu_ms) / max(1, r.pages):.0f}",
+        )
+    return table
+
+
+_LONG_COLUMNS = (
+    "long fixture", "engine", "pages", "sentences", "exact", "figure rows", "spliced", "split",
+    "misfiled", "wrong sections", "wrong roles", "cpu ms/page",
+)  # fmt: skip
+
+
+def _long_table(results: list[LongResult]) -> Table:
+    table = Table(title="long rulebooks: ledger errors (all 0 when right)")
+    for name in _LONG_COLUMNS:
+        table.add_column(name, justify="left" if name in _LONG_COLUMNS[:2] else "right")
+    for r in results:
+        s = r.score
+        errors = (s.figure_rows, s.spliced, s.split, s.misfiled, s.sections_wrong, s.roles_wrong)
+        table.add_row(
+            r.book.name,
+            "groff",
+            str(r.pages),
+            str(s.expected),
+            str(s.exact),
+            *(f"[{'green' if e == 0 else 'red'}]{e}[/]" for e in errors),
+            f"{r.cpu_ms_per_page:.0f}",
         )
     return table
 

@@ -11,10 +11,11 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
 
-from rulebook2game.errors import ModelError
+from rulebook2game.errors import BadInputError, ModelError
 from rulebook2game.llm.messages import (
     AssistantMessage,
     ChatRequest,
@@ -44,12 +45,23 @@ def resolve_endpoint(base_url: str | None, env: Mapping[str, str] | None = None)
     """The endpoint from ``--base-url``, ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
 
     ``None`` when none of the three is set: there is no model to talk to.
+
+    Raises:
+        BadInputError: the URL cannot be an endpoint (no http(s) scheme or no host).
     """
     env = os.environ if env is None else env
     url = base_url or env.get("OPENAI_BASE_URL") or None
     key = env.get("OPENAI_API_KEY") or None
     if url is None and key is None:
         return None
+    if url is not None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            source = "--base-url" if base_url else "OPENAI_BASE_URL"
+            raise BadInputError(
+                f"{source} {url}: not an endpoint URL (expected http(s)://HOST[:PORT]/PATH, "
+                "e.g. http://127.0.0.1:8000/v1)"
+            )
     return Endpoint(url, key or PLACEHOLDER_KEY)
 
 
@@ -100,7 +112,10 @@ class OpenAIChatModel:
         def once() -> ChatResponse:
             return _response_of(self._client.chat.completions.create(**body))
 
-        return with_retries(once, self.retry, on_retry=self.on_retry)
+        try:
+            return with_retries(once, self.retry, on_retry=self.on_retry)
+        except ModelError as exc:
+            raise ModelError(f"{self.endpoint.describe()}: {exc}") from exc.__cause__
 
     def close(self) -> None:
         """Release the HTTP connections."""

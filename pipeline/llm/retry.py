@@ -36,6 +36,9 @@ class RetryPolicy:
     """Cap of one backoff wait."""
     max_retry_after: float = 120.0
     """A server asking for a longer wait than this ends the attempts."""
+    max_unreachable_attempts: int = 3
+    """Attempts when nothing answers at all (connection refused, no such host): such an
+    endpoint is rarely back within seconds, so the wait stays short and bounded."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,13 @@ def _headers_of(exc: BaseException) -> Mapping[str, str] | None:
     return None
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """Nothing answered (a timeout is an answer that came too late, and is not this)."""
+    return isinstance(exc, openai.APIConnectionError) and not isinstance(
+        exc, openai.APITimeoutError
+    )
+
+
 def with_retries(
     call: Callable[[], T],
     policy: RetryPolicy,
@@ -103,9 +113,12 @@ def with_retries(
             reason = describe(exc)
             if verdict is None or not verdict.retry:
                 raise ModelError(f"model request failed: {reason}") from exc
-            if attempt + 1 >= policy.max_attempts:
+            attempts = policy.max_attempts
+            if _unreachable(exc):
+                attempts = min(attempts, policy.max_unreachable_attempts)
+            if attempt + 1 >= attempts:
                 raise ModelError(
-                    f"model request failed after {policy.max_attempts} attempts: {reason}"
+                    f"model request failed after {attempts} attempts: {reason}"
                 ) from exc
             asked = retry_after(_headers_of(exc))
             if asked is not None and asked > policy.max_retry_after:

@@ -77,17 +77,6 @@ class PageSource:
             header_end = i + 1
         return cls(name, text, lines, masks, tuple(owners), header_end)
 
-    def depth_after(self, index: int) -> int:
-        """Bracket depth ``()[]{}`` at the end of line ``index`` (from the top of the file)."""
-        depth = 0
-        for mask in self.masks[: index + 1]:
-            for ch in mask:
-                if ch in "([{":
-                    depth += 1
-                elif ch in ")]}":
-                    depth -= 1
-        return depth
-
     def statement_starts(self) -> list[bool]:
         """For each line: does a new statement start here (not a bracket continuation)?"""
         starts: list[bool] = []

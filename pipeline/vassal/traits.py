@@ -308,15 +308,6 @@ def basic_piece(traits: list[Trait]) -> Trait | None:
     return None
 
 
-def piece_name(traits: list[Trait]) -> str:
-    """The name a person sees: a Basic Name trait's, else the basic piece's."""
-    for trait in traits:
-        if trait.kind == "basicName" and trait.fields.get("name"):
-            return str(trait.fields["name"])
-    basic = basic_piece(traits)
-    return str(basic.fields.get("name", "")) if basic else ""
-
-
 def display_name(traits: list[Trait]) -> str:
     """The name Vassal shows for a chain in its current state.
 

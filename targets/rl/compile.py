@@ -7,12 +7,21 @@ Two flavours of build:
 - **optimized** (``-O2``): no checks, for speed (benchmarks, long fuzz runs).
 
 Each build lives in ``build/rl-<checked|optimized>-<hash>/`` (``wrapper.py``,
-``lib.so``, ``build.json``); the hash covers the pages, the runtime support files, the
-compiler version and the flags, so an unchanged workspace reuses its build. Builds are
-made in a temporary folder inside ``build/`` and renamed into place when complete.
+``lib.so``, ``build.json``, ``src/``); the hash covers the pages, ``interface.toml``, the runtime
+support files, the compiler version and the flags, so an unchanged workspace reuses its
+build. Builds are made in a temporary folder inside ``build/`` and renamed into place
+when complete; ``build/`` keeps the newest :data:`KEEP_BUILDS` builds of each flavour.
+A build that fails is kept for inspection as ``build/rl-<flavour>-failed/`` (the pages as rlc saw
+them, whatever rlc wrote, and ``failure.txt``), replacing the previous failed one.
 
-``rlc`` reports one error per run, so a failed :class:`CompileResult` carries the
-errors rlc gave (usually one) and says that the list is not complete.
+``rlc`` compiles a copy of the pages (``src/pages/`` of the build folder) in which
+identifiers its generated Python wrapper cannot hold (``raise``, ``from``, ...) are
+renamed; see :mod:`rulebook2game.targets.rl.names`. Messages are mapped back, so pages,
+traces and diagnostics only ever show the names as written.
+
+``rlc`` reports one error per run, so a failed :class:`CompileResult` whose errors come
+from rlc says that the list is not complete; the target's own checks (hooks, shadowed
+names, the interface contract) report every error they find.
 """
 
 from __future__ import annotations
@@ -21,21 +30,26 @@ import contextlib
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulebook2game.errors import CompileError
+from rulebook2game.errors import BadWorkspaceError, CompileError
+from rulebook2game.targets.rl.contract import interface_diagnostics
 from rulebook2game.targets.rl.diagnostics import (
     ONE_ERROR_NOTE,
     Diagnostic,
+    Remark,
     page_diagnostic,
     parse_diagnostics,
 )
+from rulebook2game.targets.rl.names import MangledSource, mangle_source, unmangle_text
 from rulebook2game.targets.rl.pages import (
     action_text_diagnostics,
     check_hooks,
@@ -43,6 +57,7 @@ from rulebook2game.targets.rl.pages import (
     find_play_page,
     undefined_symbol_diagnostic,
 )
+from rulebook2game.targets.rl.scopes import shadowing_diagnostics
 from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_toolchain
 from rulebook2game.workspace import Workspace
 
@@ -53,7 +68,9 @@ RUNTIME_FILES = ("r2g_runtime.rl",)
 CHECKED_FLAGS = ("--emit-bound-checks", "--emit-precondition-checks")
 OPTIMIZED_FLAGS = ("-O2",)
 KEEP_BUILDS = 3
-"""Older builds of the same flavour kept next to the current one."""
+"""Builds of each flavour (checked, optimized) kept in ``build/``, the current one included."""
+STALE_SECONDS = 3600.0
+"""Unfinished temporary folders in ``build/`` older than this are removed."""
 RLC_TIMEOUT = 300.0
 LIB_NAME = "lib.so"
 WRAPPER_NAME = "wrapper.py"
@@ -88,11 +105,18 @@ class CompileResult:
     seconds: float = 0.0
     cached: bool = False
     """True when an identical earlier build was reused."""
+    rlc_stopped: bool = False
+    """The errors come from an rlc run, which stops at its first error."""
 
     @property
     def complete(self) -> bool:
-        """Whether ``diagnostics`` lists every error (never, after a failed rlc run)."""
-        return self.ok
+        """Whether ``diagnostics`` lists every error (not when rlc stopped at one)."""
+        return self.ok or not self.rlc_stopped
+
+    @property
+    def note(self) -> str:
+        """What to know about the list of errors (empty when it is complete)."""
+        return "" if self.complete else ONE_ERROR_NOTE
 
     def summary(self) -> str:
         """One line: ``ok`` or the first error's location and message."""
@@ -106,11 +130,11 @@ class CompileResult:
         return f"{first.location}: {first.message}"
 
     def report(self) -> str:
-        """Every diagnostic, rendered, followed by the note that rlc stops at the first."""
+        """Every diagnostic, rendered, then :attr:`note` when rlc stopped at the first."""
         if self.ok:
             return self.summary()
         parts = [str(d) for d in self.diagnostics] or ["compile failed"]
-        return "\n".join([*parts, f"({ONE_ERROR_NOTE})"])
+        return "\n".join([*parts, f"({self.note})"] if self.note else parts)
 
     def require(self) -> RlBuild:
         """The build; raise :class:`RlCompileError` when the compile failed."""
@@ -125,7 +149,8 @@ class RlCompileError(CompileError):
     def __init__(self, result: CompileResult) -> None:
         self.result = result
         self.diagnostics = result.diagnostics
-        super().__init__(f"{result.summary()} ({ONE_ERROR_NOTE})")
+        note = f" ({result.note})" if result.note else ""
+        super().__init__(f"{result.summary()}{note}")
 
 
 def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
@@ -139,24 +164,35 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
         return CompileResult(False, optimized, (problem,), seconds=time.perf_counter() - started)
     play_page = problem
     flags = OPTIMIZED_FLAGS if optimized else CHECKED_FLAGS
-    key = _build_key(tools, pages, flags)
-    final = ws.build_dir / f"rl-{'optimized' if optimized else 'checked'}-{key}"
+    flavour = f"rl-{'optimized' if optimized else 'checked'}"
+    key = _build_key(tools, pages, flags, ws.root / "interface.toml")
+    final = ws.build_dir / f"{flavour}-{key}"
     build = RlBuild(final, optimized, play_page)
     if (final / "build.json").is_file():
         _touch(final)
+        _prune(ws.build_dir, final)
         return CompileResult(True, optimized, (), build, time.perf_counter() - started, True)
     ws.build_dir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=ws.build_dir))
     try:
         diagnostics = _build_into(ws, tools, pages, flags, work)
         if diagnostics:
+            kept = ws.build_dir / f"{flavour}-failed"
+            stopped = isinstance(diagnostics, _RlcStopped)
+            diagnostics = [_point_at(d, kept, ws.root) for d in diagnostics]
+            _keep_failed(work, kept, diagnostics)
             return CompileResult(
-                False, optimized, tuple(diagnostics), seconds=time.perf_counter() - started
+                False,
+                optimized,
+                tuple(diagnostics),
+                seconds=time.perf_counter() - started,
+                rlc_stopped=stopped,
             )
         _write_json(work / "build.json", {"play_page": play_page, "flags": list(flags), "key": key})
         _install(work, final)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(ws.build_dir / f"{flavour}-failed", ignore_errors=True)
     _prune(ws.build_dir, final)
     return CompileResult(True, optimized, (), build, time.perf_counter() - started)
 
@@ -181,11 +217,15 @@ def check_syntax(ws: Workspace) -> CompileResult:
     ws.build_dir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=ws.build_dir))
     try:
-        diagnostics = _type_check(ws, tools, pages, work)
+        diagnostics = _type_check(ws, tools, pages, work, _stage_pages(ws, pages, work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return CompileResult(
-        not diagnostics, False, tuple(diagnostics), seconds=time.perf_counter() - started
+        not diagnostics,
+        False,
+        tuple(diagnostics),
+        seconds=time.perf_counter() - started,
+        rlc_stopped=isinstance(diagnostics, _RlcStopped),
     )
 
 
@@ -198,28 +238,128 @@ def _pre_check(ws: Workspace, pages: list[Path]) -> Diagnostic | str:
     return find_play_page(ws.root, pages)
 
 
+STAGING_VERSION = 1
+"""Changes when :func:`_stage_pages` changes how it rewrites pages (a new build key)."""
+SOURCE_DIR = "src"
+"""Folder of a build holding the pages as ``rlc`` compiles them (names renamed)."""
+
+
+def _stage_pages(ws: Workspace, pages: list[Path], work: Path) -> dict[str, MangledSource]:
+    """Write the pages, with unsafe identifiers renamed, under ``work/src/pages/``."""
+    staged: dict[str, MangledSource] = {}
+    for page in pages:
+        relative = page.relative_to(ws.root).as_posix()
+        text = page.read_text(encoding="utf-8", errors="replace")
+        source = mangle_source(_blank_comment_lines(text))
+        target = work / SOURCE_DIR / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(source.text, encoding="utf-8")
+        staged[relative] = source
+    return staged
+
+
+def _blank_comment_lines(text: str) -> str:
+    """Empty every line that holds only a comment (line numbers stay the same).
+
+    rlc rejects a comment line where it expects a particular token: as the first line
+    of an ``actions:`` block, or between an ``if`` block and its ``else``."""
+    lines = text.split("\n")
+    return "\n".join("" if line.lstrip().startswith("#") else line for line in lines)
+
+
+class _RlcStopped(list[Diagnostic]):
+    """Diagnostics from an rlc run that failed: rlc stops at its first error."""
+
+
+def _diagnostics(output: str, ws: Workspace, staged: dict[str, MangledSource]) -> list[Diagnostic]:
+    """rlc's messages about the staged pages, as messages about the pages themselves."""
+    found = parse_diagnostics(output, ws.root) or [_raw_failure(output)]
+    return _RlcStopped(_restore(d, staged) for d in found)
+
+
+def _restore(diagnostic: Diagnostic, staged: dict[str, MangledSource]) -> Diagnostic:
+    source = staged.get(diagnostic.file)
+    column = diagnostic.column
+    if source is not None:
+        column = source.original_column(diagnostic.line, column)
+    remarks = tuple(
+        Remark(r.file, r.line, r.column, unmangle_text(r.message)) for r in diagnostic.remarks
+    )
+    return replace(
+        diagnostic, column=column, message=unmangle_text(diagnostic.message), remarks=remarks
+    )
+
+
 def _build_into(
     ws: Workspace, tools: Toolchain, pages: list[Path], flags: tuple[str, ...], work: Path
 ) -> list[Diagnostic]:
     """Type-check, check hooks, then write wrapper and library into ``work``."""
-    diagnostics = _type_check(ws, tools, pages, work)
+    staged = _stage_pages(ws, pages, work)
+    diagnostics = _type_check(ws, tools, pages, work, staged)
     if diagnostics:
         return diagnostics
     sources = [*_page_args(ws, pages), *(str(RUNTIME_DIR / f) for f in RUNTIME_FILES)]
     sources.append(str(tools.learn_rl))
     include = ["-i", "pages", "-i", str(RUNTIME_DIR)]
-    wrapper_cmd = [str(tools.rlc), *sources, "--python", "-o", str(work / WRAPPER_NAME), *include]
-    lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", str(work / LIB_NAME)]
-    results = _run_parallel(ws.root, [wrapper_cmd, [*lib_cmd, *flags, *include]])
+    wrapper_cmd = [str(tools.rlc), *sources, "--python", "-o", f"../{WRAPPER_NAME}", *include]
+    lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
+    results = _run_parallel(work / SOURCE_DIR, [wrapper_cmd, [*lib_cmd, *flags, *include]])
     for code, output in results:
         if code != 0:
-            found = parse_diagnostics(output, ws.root)
-            return found or [_raw_failure(output)]
-    return _check_library(work / LIB_NAME, work / WRAPPER_NAME, ws.root, pages)
+            return _diagnostics(output, ws, staged)
+    _add_header(work / WRAPPER_NAME, [wrapper_cmd, [*lib_cmd, *flags, *include]])
+    found, texts = _check_library(work / LIB_NAME, work / WRAPPER_NAME, ws.root, pages)
+    if found:
+        return found
+    try:
+        interface = ws.interface()
+    except BadWorkspaceError as exc:
+        return [Diagnostic("interface.toml", 0, 0, str(exc))]
+    if interface is None:
+        return []
+    return interface_diagnostics(ws.root, pages, interface, texts)
 
 
-def _type_check(ws: Workspace, tools: Toolchain, pages: list[Path], work: Path) -> list[Diagnostic]:
-    """rlc's front end on the pages alone, then the required hooks."""
+IMPLICIT_IMPORTS = (
+    "action",
+    "bounded_arg",
+    "collections.vector",
+    "serialization.print",
+    "serialization.to_byte_vector",
+    "string",
+    "math.numeric",
+    "enum_utils",
+    "algorithms.equal",
+)
+"""Standard modules that ``learn.rl`` and the runtime import: every page sees them."""
+
+
+def _add_header(wrapper: Path, commands: list[list[str]]) -> None:
+    """Say at the top of the generated wrapper how it was built and what was added."""
+    shown = "\n".join(f"#   {shlex.join(cmd)}" for cmd in commands)
+    imports = textwrap.fill(", ".join(IMPLICIT_IMPORTS), 86, initial_indent="#   ")
+    imports = imports.replace("\n", "\n#   ")
+    header = f"""\
+# Generated by rlc for rulebook2game; do not edit. Built in src/ (beside this file) with:
+{shown}
+# Besides the pages, every compile includes rlc's learn.rl and the target's runtime, and
+# rl makes what they import visible to every page:
+{imports}
+# so a page that uses BInt compiles here without `import bounded_arg`, while plain
+# `rlc pages/x.rl` needs the import. Identifiers that Python cannot hold are renamed
+# r2g_kw_<name> in src/pages (see rulebook2game.targets.rl.names).
+"""
+    wrapper.write_text(header + wrapper.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def _type_check(
+    ws: Workspace,
+    tools: Toolchain,
+    pages: list[Path],
+    work: Path,
+    staged: dict[str, MangledSource],
+) -> list[Diagnostic]:
+    """rlc's front end on the pages alone, then names that shadow others, then the hooks."""
     out = work / "check.py"
     cmd = [
         str(tools.rlc),
@@ -231,9 +371,12 @@ def _type_check(ws: Workspace, tools: Toolchain, pages: list[Path], work: Path) 
         "-i",
         "pages",
     ]
-    code, output = _run_parallel(ws.root, [cmd])[0]
+    code, output = _run_parallel(work / SOURCE_DIR, [cmd])[0]
     if code != 0:
-        return parse_diagnostics(output, ws.root) or [_raw_failure(output)]
+        return _diagnostics(output, ws, staged)
+    shadows = shadowing_diagnostics(ws.root, pages)
+    if shadows:
+        return shadows
     return check_hooks(ws.root, pages, out.read_text(encoding="utf-8", errors="replace"))
 
 
@@ -296,12 +439,16 @@ enumerated (exit 5) or else every action's text."""
 _ENUMERATION_PROBLEM = 5
 
 
-def _check_library(library: Path, wrapper: Path, root: Path, pages: list[Path]) -> list[Diagnostic]:
-    """rlc can exit 0 and leave no usable library (an ``ext fun`` nobody defines), or a
+def _check_library(
+    library: Path, wrapper: Path, root: Path, pages: list[Path]
+) -> tuple[list[Diagnostic], list[str]]:
+    """Problems with the built library, else none and the text of every action.
+
+    rlc can exit 0 and leave no usable library (an ``ext fun`` nobody defines), or a
     game whose actions cannot be enumerated (an ``Int`` argument)."""
     for path in (library, wrapper):
         if not path.is_file() or path.stat().st_size == 0:
-            return [Diagnostic("rlc", 0, 0, f"rlc reported success but wrote no {path.name}")]
+            return [Diagnostic("rlc", 0, 0, f"rlc reported success but wrote no {path.name}")], []
     probe = subprocess.run(
         [sys.executable, "-c", _LOAD_PROBE, str(wrapper)],
         capture_output=True,
@@ -309,16 +456,42 @@ def _check_library(library: Path, wrapper: Path, root: Path, pages: list[Path]) 
         timeout=120,
         cwd=wrapper.parent,
     )
+    stdout, stderr = unmangle_text(probe.stdout), unmangle_text(probe.stderr)
     if probe.returncode == 0:
-        return action_text_diagnostics(root, pages, probe.stdout)
+        texts = [
+            line[len("action: ") :] for line in stdout.splitlines() if line.startswith("action: ")
+        ]
+        return action_text_diagnostics(root, pages, stdout), texts
     if probe.returncode == _ENUMERATION_PROBLEM:
-        return enumeration_diagnostics(root, pages, probe.stdout)
-    return [undefined_symbol_diagnostic(root, pages, probe.stderr)]
+        return enumeration_diagnostics(root, pages, stdout), []
+    return [undefined_symbol_diagnostic(root, pages, stderr)], []
 
 
-def _build_key(tools: Toolchain, pages: list[Path], flags: tuple[str, ...]) -> str:
+def _point_at(diagnostic: Diagnostic, kept: Path, root: Path) -> Diagnostic:
+    """A failure of the build itself names the folder where the failed build is kept."""
+    if diagnostic.file != "rlc" and "does not load" not in diagnostic.message:
+        return diagnostic
+    where = kept.relative_to(root).as_posix()
+    return replace(diagnostic, message=f"{diagnostic.message} (the build is kept in {where}/)")
+
+
+def _keep_failed(work: Path, kept: Path, diagnostics: list[Diagnostic]) -> None:
+    """Keep a failed build's folder for inspection, replacing the previous failed one."""
+    report = "\n".join(str(d) for d in diagnostics)
+    (work / "failure.txt").write_text(report + "\n", encoding="utf-8")
+    shutil.rmtree(kept, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        os.rename(work, kept)
+
+
+def _build_key(tools: Toolchain, pages: list[Path], flags: tuple[str, ...], interface: Path) -> str:
+    """Hash of everything a build depends on; ``interface.toml`` is in it because the
+    build is checked against it."""
     digest = hashlib.sha256()
+    if interface.is_file():
+        digest.update(b"interface\n" + interface.read_bytes())
     digest.update(f"rlc {tools.version} {tools.rlc}\n{' '.join(flags)}\n".encode())
+    digest.update(f"staged {STAGING_VERSION}\n".encode())
     for page in pages:
         digest.update(f"page {page.name}\n".encode())
         digest.update(page.read_bytes())
@@ -335,7 +508,7 @@ def _write_json(path: Path, data: dict[str, object]) -> None:
 def _install(work: Path, final: Path) -> None:
     """Move the finished build into place (another process may have won the race)."""
     staged = Path(tempfile.mkdtemp(prefix=".stage-", dir=final.parent))
-    for name in (WRAPPER_NAME, LIB_NAME, "build.json"):
+    for name in (WRAPPER_NAME, LIB_NAME, "build.json", SOURCE_DIR):
         os.replace(work / name, staged / name)
     try:
         os.rename(staged, final)
@@ -351,9 +524,26 @@ def _touch(path: Path) -> None:
 
 
 def _prune(build_dir: Path, keep: Path) -> None:
-    """Remove all but the newest few builds of the same flavour."""
+    """Keep the newest :data:`KEEP_BUILDS` builds of ``keep``'s flavour (``keep`` among
+    them) and remove temporary folders that an interrupted compile left behind."""
     flavour = keep.name.rsplit("-", 1)[0]
-    others = [p for p in build_dir.glob(f"{flavour}-*") if p.is_dir() and p != keep]
-    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    others = [
+        p
+        for p in build_dir.glob(f"{flavour}-*")
+        if p.is_dir() and p != keep and p.name != f"{flavour}-failed"
+    ]
+    others.sort(key=_mtime, reverse=True)
     for old in others[KEEP_BUILDS - 1 :]:
         shutil.rmtree(old, ignore_errors=True)
+    now = time.time()
+    for pattern in (".tmp-*", ".stage-*"):
+        for leftover in build_dir.glob(pattern):
+            if now - _mtime(leftover) > STALE_SECONDS:
+                shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

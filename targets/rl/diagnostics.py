@@ -22,8 +22,12 @@ _MESSAGE = re.compile(
     r"(?P<severity>error|warning|remark|note):\s*(?P<text>.*)$"
 )
 
-ONE_ERROR_NOTE = "rlc stops at the first error; fix it and compile again"
-"""Said after every failed compile: the list of errors is never complete."""
+ONE_ERROR_NOTE = "rlc stops at its first error, so more may follow: fix this and compile again"
+"""Said after a compile that rlc failed: the list of errors is not complete."""
+
+
+MAX_REMARKS_SHOWN = 8
+"""Remarks (``Candidate: ...``) rendered under a diagnostic; rlc can list a hundred."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,9 @@ class Diagnostic:
             out.append(f"    {self.source_line.rstrip()}")
             caret = " " * max(self.column - 1, 0) + "^"
             out.append(f"    {caret}")
-        out.extend(f"  {remark}" for remark in self.remarks)
+        out.extend(f"  {remark}" for remark in self.remarks[:MAX_REMARKS_SHOWN])
+        if len(self.remarks) > MAX_REMARKS_SHOWN:
+            out.append(f"  ({len(self.remarks) - MAX_REMARKS_SHOWN} more remarks not shown)")
         return "\n".join(out)
 
 

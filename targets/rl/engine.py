@@ -37,7 +37,13 @@ from rulebook2game.actions import canonical
 from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault, WorkerError
 from rulebook2game.targets.rl.action_text import rl_to_canonical
-from rulebook2game.targets.rl.compile import RlBuild, compile_workspace
+from rulebook2game.targets.rl.compile import SOURCE_DIR, RlBuild, compile_workspace
+from rulebook2game.targets.rl.names import (
+    mangle_name,
+    mangle_text,
+    restore_message,
+    unmangle_text,
+)
 from rulebook2game.targets.rl.worker import (
     PlayoutStats,
     RlWorker,
@@ -174,14 +180,15 @@ class RlEngine:
 
     def serialize(self, state: RlState) -> str:
         handle = self._handle(state)
-        return self._call(lambda w: w.serialize(handle), "serialize", state)
+        return unmangle_text(self._call(lambda w: w.serialize(handle), "serialize", state))
 
     def deserialize(self, text: str) -> RlState:
+        rl_text = mangle_text(text.strip())
         try:
-            info = self._call(lambda w: w.deserialize(text.strip()), "deserialize")
+            info = self._call(lambda w: w.deserialize(rl_text), "deserialize")
         except WorkerRequestError as exc:
-            raise BadInputError(f"not a state of {self._name}: {exc}") from None
-        return self._wrap(info, text.strip(), ())
+            raise BadInputError(f"not a state of {self._name}: {unmangle_text(str(exc))}") from None
+        return self._wrap(info, rl_text, ())
 
     def render(self, state: RlState) -> str:
         handle = self._handle(state)
@@ -231,7 +238,8 @@ class RlEngine:
             WorkerRequestError: the pages define no such function.
         """
         handle = self._handle(state)
-        return self._call(lambda w: w.call_bool(handle, fun), f"{fun}()", state)
+        name = mangle_name(fun)
+        return self._call(lambda w: w.call_bool(handle, name), f"{fun}()", state)
 
     def playouts(
         self,
@@ -300,7 +308,8 @@ class RlEngine:
             return request(worker)
         except EngineFault as exc:
             steps = f" after {len(state._history)} actions" if state is not None else ""
-            raise EngineFault(exc.kind, f"{exc.message} [{what}{steps}]") from None
+            message = restore_message(exc.message, self.build.directory / SOURCE_DIR)
+            raise EngineFault(exc.kind, f"{message} [{what}{steps}]") from None
 
     def _wrap(self, info: StateInfo, root: str | None, history: tuple[int, ...]) -> RlState:
         slot = _Slot(self._generation, info.handle)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebook2game.targets.rl.action_text import rl_to_action
 from rulebook2game.targets.rl.diagnostics import Diagnostic, page_diagnostic
+from rulebook2game.targets.rl.names import rl_name
 
 _PLAY = re.compile(r"^\s*act\s+play\s*\(\s*\)\s*->\s*(?P<type>[A-Za-z_][A-Za-z0-9_]*)\s*:")
 _UNDEFINED = re.compile(r"undefined symbol: (?P<symbol>\S+)")
@@ -111,9 +112,7 @@ def undefined_symbol_diagnostic(root: Path, pages: list[Path], loader_error: str
     """Explain a library that does not load (typically an ``ext fun`` with no definition)."""
     match = _UNDEFINED.search(loader_error)
     if match is None:
-        lines = [line for line in loader_error.splitlines() if line.strip()]
-        detail = lines[-1] if lines else "unknown reason"
-        return Diagnostic("rlc", 0, 0, f"the compiled library does not load: {detail}")
+        return _load_failure(root, pages, loader_error)
     symbol = match.group("symbol")
     name = re.sub(r"^rl_(?:m_)?", "", symbol).split("__", 1)[0]
     message = (
@@ -124,6 +123,30 @@ def undefined_symbol_diagnostic(root: Path, pages: list[Path], loader_error: str
     if where is None:
         return Diagnostic("rlc", 0, 0, message)
     return page_diagnostic(root, where[0], where[1], message)
+
+
+_WRAPPER_LINE = re.compile(r'File "[^"]*wrapper\.py", line (?P<line>\d+)')
+_WRAPPER_DEF = re.compile(r"^\s*(?:def|class)\s+(?:can_)?(?P<name>\w+)")
+
+
+def _load_failure(root: Path, pages: list[Path], loader_error: str) -> Diagnostic:
+    """A wrapper that does not load: the Python error, the wrapper line and, when that
+    line defines something a page declares, the page and line of that declaration."""
+    lines = [line for line in loader_error.splitlines() if line.strip()]
+    detail = lines[-1].strip() if lines else "unknown reason"
+    where = [m.group("line") for m in _WRAPPER_LINE.finditer(loader_error)]
+    code = next((ln.strip() for ln in lines if _WRAPPER_DEF.match(ln)), "")
+    if where:
+        detail += f" at wrapper.py line {where[-1]}" + (f" (`{code}`)" if code else "")
+    message = f"the compiled library does not load: {detail}"
+    definition = _WRAPPER_DEF.match(code)
+    found = None
+    if definition is not None:
+        name = definition.group("name")
+        found = _definition(pages, name) or action_declaration(pages, name)
+    if found is None:
+        return Diagnostic("rlc", 0, 0, message)
+    return page_diagnostic(root, found[0], found[1], message)
 
 
 def _snake(camel: str) -> str:
@@ -139,7 +162,7 @@ def enumeration_diagnostics(root: Path, pages: list[Path], output: str) -> list[
             f"argument `{arg}` of action `{action}` is {kind}, which cannot be enumerated: "
             "use BInt<lo, hi> (hi excluded), Bool or an enum"
         )
-        where = _action_declaration(pages, action)
+        where = action_declaration(pages, action)
         if where is None:
             out.append(Diagnostic("rlc", 0, 0, message))
         else:
@@ -151,8 +174,9 @@ def enumeration_diagnostics(root: Path, pages: list[Path], output: str) -> list[
     return out
 
 
-def _action_declaration(pages: list[Path], action: str) -> tuple[Path, int] | None:
-    pattern = re.compile(rf"^\s*act\s+{re.escape(action)}\s*\(")
+def action_declaration(pages: list[Path], action: str) -> tuple[Path, int] | None:
+    """Page and line of the first action statement of the canonical name ``action``."""
+    pattern = re.compile(rf"^\s*act\s+{re.escape(rl_name(action))}\s*\(")
     for page in pages:
         for number, line in enumerate(_lines(page), start=1):
             if pattern.match(line) and "->" not in _code(line):
@@ -179,7 +203,7 @@ def action_text_diagnostics(root: Path, pages: list[Path], output: str) -> list[
                 f"action `{name}` takes an argument that is not a BInt, Bool or enum "
                 f"({text}); give it one such argument per value"
             )
-            where = _action_declaration(pages, name)
+            where = action_declaration(pages, name)
             if where is None:
                 out.append(Diagnostic("rlc", 0, 0, message))
             else:

@@ -99,8 +99,15 @@ def find_toolchain() -> Toolchain:
     """The first ``rlc`` that has a standard library next to it.
 
     Raises:
-        ToolchainError: no usable ``rlc`` was found.
+        ToolchainError: no usable ``rlc`` was found, or the system linker it needs is missing.
     """
+    if shutil.which("ld") is None:
+        # rlc links every engine with the system linker; without it each compile fails
+        # with a message about a missing program that does not say what to install.
+        raise ToolchainError(
+            "rlc needs the system linker `ld` and libc's development files: install binutils "
+            "and libc6-dev (scripts/setup.sh does this when run as root)"
+        )
     seen: set[Path] = set()
     for path in candidate_paths():
         if path in seen or not _is_executable(path):

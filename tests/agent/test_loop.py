@@ -10,7 +10,12 @@ import pytest
 from rulebook2game.agent import AgentSettings, PromptContext, RunLog, Toolbox, run_translation
 from rulebook2game.agent.pages import MAX_PAGE_CHARS
 from rulebook2game.agent.toolbox import CheckReport
-from rulebook2game.errors import ModelError, WorkspaceError
+from rulebook2game.errors import (
+    BadInputError,
+    ModelError,
+    Rulebook2GameError,
+    WorkspaceError,
+)
 from rulebook2game.llm.messages import ChatRequest, ChatResponse, ToolMessage, UserMessage
 from rulebook2game.llm.model import ScriptedModel
 from rulebook2game.llm.usage import Budget
@@ -227,5 +232,9 @@ def test_resumed_log_survives_a_torn_last_line(tmp_path: Path) -> None:
     assert [json.loads(line)["event"] for line in lines] == ["request", "note"]
 
 
-def test_model_error_type_is_package_error() -> None:
-    assert issubclass(ModelError, Exception)
+def test_model_failure_is_a_package_error_but_not_bad_input() -> None:
+    # The command line prints package errors as one line; a failing endpoint is exit 1
+    # (the run failed), never exit 2 (the user's input was wrong).
+    assert issubclass(ModelError, Rulebook2GameError)
+    assert not issubclass(ModelError, BadInputError)
+    assert ModelError("endpoint gone").exit_code == 1

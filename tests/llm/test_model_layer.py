@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import socket
 from pathlib import Path
 
 import pytest
@@ -79,8 +80,16 @@ def test_client_errors_are_not_retried() -> None:
         assert len(srv.received) == 1 and retries == []
 
 
+def _closed_port() -> int:
+    """A loopback port that was free a moment ago: nothing listens on it now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def test_unreachable_endpoint_is_a_model_error() -> None:
-    model = OpenAIChatModel(Endpoint("http://127.0.0.1:9/v1", "k"), retry=FAST, timeout=1.0)
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    model = OpenAIChatModel(Endpoint(url, "k"), retry=FAST, timeout=1.0)
     with pytest.raises(ModelError, match="could not reach"):
         model.complete(HELLO)
 

@@ -1,6 +1,7 @@
 # page: turn
-# implements: 4.1, 4.2
-# Players alternate dropping a disc into a column that is not full.
+# implements: 4.1, 4.2, 5.1, 5.2
+# Players alternate dropping a disc into a column that is not full; the game ends at once
+# on a line of four (5.1) or when the grid is full (5.2).
 import board
 import win
 

@@ -1,6 +1,6 @@
 # page: win
-# implements: 5.1, 5.2, 6
-# A line of four through the disc just dropped wins; a full grid without one is a draw.
+# implements: 5.1, 6
+# A line of four through the disc just dropped wins; a draw (full grid, see turn) scores 0.
 import board
 import turn
 

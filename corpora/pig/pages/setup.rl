@@ -1,11 +1,11 @@
 # page: setup
-# implements: 2, 3
-# Scores start at 0, the turn total at 0, and player 0 begins.
+# implements: 2, 4.1
+# The constants of the game (players, the 100-point goal, the move limit) and whose turn is
+# next. The starting scores and the first player are set where the state is declared (turn).
 import serialization.print
 import turn
 
 const PLAYERS = 2
-const DIE_FACES = 6
 const WIN_SCORE = 100
 const MOVE_LIMIT = 1000
 

@@ -1,6 +1,8 @@
 # page: turn
-# implements: 4.1, 4.2, 4.3, 4.4, 5.2
-# A turn is a series of decisions: roll (then chance throws the die) or hold.
+# implements: 3, 4.1, 4.2, 4.3, 4.4, 5.1, 5.2
+# The state starts with scores and turn total at 0 and player 0 to move. A turn is a series of
+# decisions: roll (then chance throws the die, faces 1 to 6) or hold; the game ends at once on
+# 100 banked points or after the 1000th move.
 import setup
 import end
 

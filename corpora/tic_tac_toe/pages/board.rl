@@ -26,6 +26,20 @@ cls Board:
             i = i + 1
         return true
 
+# Rule invariant (2, 4.1): crosses and noughts alternate, so there are as many crosses as
+# noughts, or one cross more.
+fun marks_alternate(Game g) -> Bool:
+    let crosses = 0
+    let noughts = 0
+    let i = 0
+    while i < CELLS:
+        if g.board.cells[i] == CROSS:
+            crosses = crosses + 1
+        else if g.board.cells[i] == NOUGHT:
+            noughts = noughts + 1
+        i = i + 1
+    return crosses == noughts or crosses == noughts + 1
+
 fun mark_of(Int player) -> Int:
     if player == 0:
         return CROSS

@@ -1,6 +1,7 @@
 # page: turn
-# implements: 4.1, 4.2
-# Players alternate, each marking one empty square; the game stops on a line or a full grid.
+# implements: 4.1, 4.2, 5.1, 5.2
+# Players alternate, each marking one empty square; the game ends at once on a line
+# (5.1) or when the grid is full (5.2).
 import board
 import win
 

@@ -1,6 +1,6 @@
 # page: win
-# implements: 5.1, 5.2, 6
-# Three marks in a row, column or diagonal win; a full grid without a line is a draw.
+# implements: 5.1, 6
+# Three marks in a row, column or diagonal win; a draw (full grid, see turn) scores 0.
 import board
 import turn
 

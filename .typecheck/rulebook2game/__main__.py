@@ -1,0 +1,1 @@
+../../pipeline/__main__.py

@@ -1,0 +1,1 @@
+../../pipeline/_version.py

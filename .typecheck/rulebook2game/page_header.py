@@ -1,0 +1,1 @@
+../../pipeline/page_header.py
