@@ -201,7 +201,7 @@ def build_directory(ws: Workspace, optimized: bool = False) -> Path:
     """Where the build of ``ws``'s pages as they are now lives (built or not yet)."""
     ws = Workspace(ws.root.resolve())
     flags = OPTIMIZED_FLAGS if optimized else CHECKED_FLAGS
-    key = _build_key(find_toolchain(), ws.pages(), flags)
+    key = _build_key(find_toolchain(), ws.pages(), flags, ws.root / "interface.toml")
     return ws.build_dir / f"rl-{'optimized' if optimized else 'checked'}-{key}"
 
 
