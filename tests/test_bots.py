@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
 import rulebook2game
 from rulebook2game.bots import RandomBot, SearchBot
+from rulebook2game.check.report import write_report
+from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.errors import NotCheckedError
 from rulebook2game.game import InProcessEngine
+from rulebook2game.play.bots import make_bot
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.workspace import open_workspace
@@ -71,3 +77,16 @@ class _NoBuild:
 
     def serialize(self, state: object) -> str:
         return ""
+
+
+def test_the_table_offers_the_search_bot_for_checked_games(tmp_path: Path) -> None:
+    root = tmp_path / "tic_tac_toe"
+    shutil.copytree(CORPORA_DIR / "tic_tac_toe", root, ignore=shutil.ignore_patterns("reports"))
+    bot = make_bot("search")
+    with RlEngine.from_workspace(open_workspace(root)) as rl:
+        start = rl.initial()
+        with pytest.raises(NotCheckedError):
+            bot.choose(rl, start, 0, random.Random(0))
+        ws = open_workspace(root)
+        write_report(run_check(ws, ALL_STAGES, options={"fuzz": 20, "oracle": 2}), ws.reports_dir)
+        assert make_bot("search").choose(rl, start, 0, random.Random(0)) in rl.legal_actions(start)
