@@ -11,9 +11,21 @@ time budget:
 - **openspiel c++**: ``pyspiel.evaluate_bots`` with uniform random bots, the game
   named by ``oracle = "openspiel:NAME"`` in ``game.toml``; CPU time of this process.
 
-The two native loops are timed in CPU seconds so that a busy machine (other jobs on
-the same cores) does not skew their ratio. Ratios compare each row to OpenSpiel's
-C++ loop (the goal for the native loop is 10x).
+Then, side by side, stepping one action per Python call, as people and learners do
+(only for a game whose current pages passed ``check``, or with ``trust``):
+
+- **rl in-process python**: :func:`rulebook2game.load`'s ``State.apply_action`` on
+  ``rng.choice(state.legal_actions())`` (rl chance outcomes are equally likely).
+- **rl in-process batched**: :class:`rulebook2game.game.GameBatch` of
+  :data:`BATCH_SIZE` games, one native call per step of all of them, actions chosen in
+  Python; finished games start again.
+- **openspiel python**: the same loop over ``pyspiel`` states of the oracle's game
+  (chance outcomes drawn by their odds).
+
+The native loops and the in-process rows are timed in CPU seconds so that a busy
+machine (other jobs on the same cores) does not skew their ratios. Ratios compare each
+row to OpenSpiel's C++ loop (the goal for the native loop is 10x), and the in-process
+rows to OpenSpiel's Python stepping (steps per second).
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rulebook2game.engine import CHANCE, Engine
 from rulebook2game.errors import CompileError, OracleError, WorkspaceError
+from rulebook2game.game import NO_ACTION, Game, check_status, load
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import Workspace
@@ -73,6 +86,13 @@ class BenchRow(BaseModel):
         return self.playouts / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def steps_per_second(self) -> float | None:
+        """Actions per second."""
+        if self.steps is None or self.seconds <= 0:
+            return None
+        return self.steps / self.seconds
+
+    @property
     def mean_length(self) -> float | None:
         """Actions per playout."""
         return self.steps / self.playouts if self.steps is not None and self.playouts else None
@@ -103,17 +123,36 @@ class BenchReport(BaseModel):
         for row, out in zip(self.rows, data["rows"], strict=True):
             out["per_second"] = round(row.per_second, 1)
             out["mean_length"] = row.mean_length
+            steps = row.steps_per_second
+            out["steps_per_second"] = None if steps is None else round(steps, 1)
         data["ratios"] = {
             f"{a} / {b}": self.ratio(a, b)
             for a, b in ((NATIVE, OPENSPIEL), (PYTHON, OPENSPIEL), (NATIVE, PYTHON))
             if self.ratio(a, b) is not None
         }
+        data["step_ratios"] = {
+            f"{a} / {b}": self.step_ratio(a, b)
+            for a, b in ((IN_PROCESS, PYSPIEL_PYTHON), (BATCHED, PYSPIEL_PYTHON))
+            if self.step_ratio(a, b) is not None
+        }
         return data
+
+    def step_ratio(self, engine: str, baseline: str) -> float | None:
+        """``engine``'s actions per second over ``baseline``'s."""
+        a, b = self.row(engine), self.row(baseline)
+        if a is None or b is None:
+            return None
+        x, y = a.steps_per_second, b.steps_per_second
+        return x / y if x is not None and y else None
 
 
 NATIVE = "rl native (-O2)"
 PYTHON = "rl python-driven"
 OPENSPIEL = "openspiel c++ bots"
+IN_PROCESS = "rl in-process python"
+BATCHED = "rl in-process batched"
+PYSPIEL_PYTHON = "openspiel python"
+BATCH_SIZE = 256
 
 
 def bench_native(engine: NativeBench, seconds: float, seed: int, max_steps: int) -> BenchRow:
@@ -199,14 +238,102 @@ def bench_openspiel(name: str, seconds: float, seed: int) -> BenchRow:
     return BenchRow(engine=OPENSPIEL, playouts=games, seconds=time.process_time() - started)
 
 
+def bench_in_process(game: Game, seconds: float, seed: int, max_steps: int) -> BenchRow:
+    """Per-step Python stepping of the in-process build (CPU time)."""
+    rng = random.Random(seed)
+    games = steps = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds or games == 0:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal() and n < max_steps:
+            state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        games, steps = games + 1, steps + n
+    spent = time.process_time() - started
+    return BenchRow(engine=IN_PROCESS, playouts=games, seconds=spent, steps=steps)
+
+
+def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> BenchRow:
+    """:data:`BATCH_SIZE` games stepped per native call, actions chosen in Python."""
+    rng = random.Random(seed)
+    batch = game.batch(BATCH_SIZE)
+    lengths = [0] * BATCH_SIZE
+    games = steps = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds or games == 0:
+        actions = []
+        for k in range(BATCH_SIZE):
+            if batch.is_terminal(k) or lengths[k] >= max_steps:
+                batch.reset(k)
+                games, lengths[k] = games + 1, 0
+                actions.append(NO_ACTION)
+                continue
+            legal = batch.legal_actions(k)
+            actions.append(legal[rng.randrange(len(legal))])
+            lengths[k] += 1
+            steps += 1
+        batch.step(actions)
+    spent = time.process_time() - started
+    return BenchRow(engine=BATCHED, playouts=games, seconds=spent, steps=steps)
+
+
+def bench_pyspiel_python(name: str, seconds: float, seed: int, max_steps: int) -> BenchRow:
+    """The same per-step loop over OpenSpiel's Python API (CPU time)."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    games = steps = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds or games == 0:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal() and n < max_steps:
+            if state.is_chance_node():
+                ids, odds = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(ids, odds)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        games, steps = games + 1, steps + n
+    spent = time.process_time() - started
+    return BenchRow(engine=PYSPIEL_PYTHON, playouts=games, seconds=spent, steps=steps)
+
+
+def _python_rows(
+    ws: Workspace,
+    oracle: str | None,
+    seconds: float,
+    seed: int,
+    limit: int,
+    trust: bool,
+) -> tuple[list[Callable[[], BenchRow]], str | None]:
+    """The in-process rows to run, or why they are left out."""
+    if not trust and not check_status(ws).passed:
+        return [], "in-process rows left out: the pages have not passed check (--trust)"
+    game = load(ws.root, trust=True)
+    runs: list[Callable[[], BenchRow]] = [
+        lambda: bench_in_process(game, seconds, seed, limit),
+        lambda: bench_batched(game, seconds, seed, limit),
+    ]
+    if oracle is not None:
+        runs.append(lambda: bench_pyspiel_python(oracle, seconds, seed, limit))
+    return runs, None
+
+
 def bench_workspace(
     ws: Workspace,
     seconds: float = 3.0,
     seed: int = 0,
     max_steps: int | None = None,
     on_row: Callable[[BenchRow], None] | None = None,
+    trust: bool = False,
 ) -> BenchReport:
-    """Benchmark ``ws``'s game three ways, ``seconds`` each (compiles the -O2 build first)."""
+    """Benchmark ``ws``'s game, ``seconds`` each way (compiles the -O2 build first).
+
+    The in-process rows run only when the current pages passed ``check``, or ``trust``.
+    """
     config = ws.config()
     get_target(config.target)  # an unknown target fails here, before anything runs
     oracle_name = openspiel_name(config.oracle) if config.oracle is not None else None
@@ -234,6 +361,13 @@ def bench_workspace(
         report.notes.append("no oracle in game.toml: OpenSpiel not measured")
     else:
         report.rows.append(bench_openspiel(oracle_name, seconds, seed))
+        if on_row is not None:
+            on_row(report.rows[-1])
+    python_runs, why = _python_rows(ws, oracle_name, seconds, seed, limit, trust)
+    if why is not None:
+        report.notes.append(why)
+    for run in python_runs:
+        report.rows.append(run())
         if on_row is not None:
             on_row(report.rows[-1])
     _add_verdict(report)

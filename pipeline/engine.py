@@ -76,6 +76,32 @@ class Engine(Protocol[S]):
         ...
 
 
+@runtime_checkable
+class ObservingEngine(Engine[S], Protocol[S]):
+    """An engine that also says what each player may see (hidden information).
+
+    An observation never reveals what ``player`` may not see (another player's hand,
+    the undealt deck). Every target engine and the OpenSpiel reference provide it.
+    """
+
+    def observation_string(self, state: S, player: int) -> str:
+        """What ``player`` sees of ``state``, as text for people."""
+        ...
+
+    def observation_tensor(self, state: S, player: int) -> list[float]:
+        """What ``player`` sees of ``state``, as floats for learners (fixed length)."""
+        ...
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of every observation tensor of the game (the same for all states)."""
+        ...
+
+    def clone(self, state: S) -> S:
+        """An independent copy of ``state`` (states are values: may return it)."""
+        ...
+
+
 class IllegalActionError(ValueError):
     """``apply`` was given an action that is not legal in the state."""
 

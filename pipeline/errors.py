@@ -9,8 +9,9 @@ Library code raises these; only the command line maps them to exit codes
     │   ├── ModuleError           a Vassal module or log that cannot be read
     │   └── TraceFormatError      a malformed trace file
     ├── WorkspaceError            a game directory is missing files or inconsistent
-    │   └── BadWorkspaceError     not a game directory, or a malformed game.toml /
-    │                             interface.toml (also a BadInputError: exit 2)
+    │   ├── BadWorkspaceError     not a game directory, or a malformed game.toml /
+    │   │                         interface.toml (also a BadInputError: exit 2)
+    │   └── NotCheckedError       a game loaded in-process whose pages have not passed check
     ├── CompileError              a target compiler failed (carries diagnostics)
     ├── WorkerError               the sandboxed engine worker could not be started
     ├── EngineFault               generated code misbehaved: crash, abort, hang, out of memory
@@ -53,6 +54,14 @@ class BadWorkspaceError(WorkspaceError, BadInputError):
     """The path given as a game directory is not one, or its TOML files are malformed.
 
     Bad input (exit 2), and still a :class:`WorkspaceError` for code that catches those.
+    """
+
+
+class NotCheckedError(WorkspaceError):
+    """The game's pages as they are now have not passed ``rulebook2game check``.
+
+    Generated code is untrusted until checked; loading it in-process anyway needs an
+    explicit ``trust=True``.
     """
 
 

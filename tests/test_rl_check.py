@@ -118,7 +118,8 @@ def test_bench_prints_the_table(rl_games: Path, tmp_path: Path) -> None:
         assert name.split()[0] in result.output
     assert "playouts/s" in result.output
     data = json.loads(out.read_text())
-    assert [r["engine"] for r in data["rows"]] == [NATIVE, PYTHON, OPENSPIEL]
+    # then the in-process rows, when an earlier test left a passing check report
+    assert [r["engine"] for r in data["rows"]][:3] == [NATIVE, PYTHON, OPENSPIEL]
     assert all(r["playouts"] > 0 and r["per_second"] > 0 for r in data["rows"])
     assert data["rows"][0]["mean_length"] == pytest.approx(7.6, abs=1.0)
     assert f"{NATIVE} / {OPENSPIEL}" in data["ratios"]

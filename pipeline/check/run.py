@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import scenario_stage, sentences, stages
+from rulebook2game.check import leak, scenario_stage, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.finding_positions import with_positions
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
@@ -263,6 +263,11 @@ def against_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*against(ctx))
 
 
+def leak_stage(ctx: CheckContext) -> StageOutcome:
+    """Observations that reveal hidden information (see :mod:`rulebook2game.check.leak`)."""
+    return StageOutcome(*leak.leak(ctx))
+
+
 DEFAULT_STAGES: tuple[Stage, ...] = (compile_stage, replay_stage)
 """compile, then replay of the golden traces."""
 
@@ -272,8 +277,9 @@ ALL_STAGES: tuple[Stage, ...] = (
     replay_stage,
     scenarios_stage,
     oracle_stage,
+    leak_stage,
 )
-"""The full check: compile, fuzz, replay, scenarios, oracle."""
+"""The full check: compile, fuzz, replay, scenarios, oracle, leak."""
 
 
 def run_check(

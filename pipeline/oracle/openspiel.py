@@ -131,3 +131,48 @@ class OpenSpielEngine:
 
     def render(self, state: State) -> str:
         return str(state)
+
+    def observation_string(self, state: State, player: int) -> str:
+        """OpenSpiel's observation string, or its information-state string for games
+        (hearts) that provide only that."""
+        kind = self._game.get_type()
+        try:
+            if kind.provides_observation_string:
+                return str(state.observation_string(player))
+            return str(state.information_state_string(player))
+        except pyspiel.SpielError as exc:
+            raise OracleError(f"{self.name}: observation of {player}: {_first_line(exc)}") from exc
+
+    def observation_tensor(self, state: State, player: int) -> list[float]:
+        """OpenSpiel's observation tensor (or information-state tensor), flattened."""
+        kind = self._game.get_type()
+        try:
+            if kind.provides_observation_tensor:
+                return [float(x) for x in state.observation_tensor(player)]
+            return [float(x) for x in state.information_state_tensor(player)]
+        except pyspiel.SpielError as exc:
+            raise OracleError(f"{self.name}: observation of {player}: {_first_line(exc)}") from exc
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The flat length of :meth:`observation_tensor`."""
+        if self._game.get_type().provides_observation_tensor:
+            shape = self._game.observation_tensor_shape()
+        else:
+            shape = self._game.information_state_tensor_shape()
+        size = 1
+        for n in shape:
+            size *= int(n)
+        return (size,)
+
+    def information_state(self, state: State, player: int) -> str:
+        """OpenSpiel's information-state string when the game has one (perfect recall:
+        two states with equal strings are indistinguishable to ``player``), else its
+        observation string."""
+        kind = self._game.get_type()
+        if kind.provides_information_state_string:
+            return str(state.information_state_string(player))
+        return self.observation_string(state, player)
+
+    def clone(self, state: State) -> State:
+        return state.clone()

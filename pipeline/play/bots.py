@@ -33,7 +33,14 @@ class RandomBot:
         return rng.choice(engine.legal_actions(state))
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+def _search_bot() -> Bot:
+    # Searches the in-process build: only for pages that passed check (see SearchBot).
+    from rulebook2game.bots import SearchBot
+
+    return SearchBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "search": _search_bot}
 """Bot kinds by the name the command line and the web app use."""
 
 

@@ -124,6 +124,7 @@ class RlEngine:
         """Every action of the game in canonical text, by index."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players
+        self._tensor_size: int | None = None
 
     @classmethod
     def from_workspace(
@@ -192,6 +193,33 @@ class RlEngine:
     def render(self, state: RlState) -> str:
         handle = self._handle(state)
         return self._call(lambda w: w.render(handle), "pretty_print()", state)
+
+    def observation_string(self, state: RlState, player: int) -> str:
+        """The game's ``pretty_print`` of ``state`` with every value ``player`` may not
+        see (``Hidden``, another player's ``HiddenInformation``) reset to its default."""
+        handle = self._handle(state)
+        return self._call(
+            lambda w: w.observation_string(handle, player), f"observe({player})", state
+        )
+
+    def observation_tensor(self, state: RlState, player: int) -> list[float]:
+        """``player``'s observation tensor (rl's ``to_observation_tensor``), of length
+        :attr:`observation_tensor_size`."""
+        handle = self._handle(state)
+        return self._call(
+            lambda w: w.observation_tensor(handle, player), f"tensor({player})", state
+        )
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of every observation tensor: ``(size,)``."""
+        if self._tensor_size is None:
+            self._tensor_size = self._call(lambda w: w.observation_tensor_size(), "tensor size")
+        return (self._tensor_size,)
+
+    def clone(self, state: RlState) -> RlState:
+        """``state`` itself: states are immutable values."""
+        return state
 
     # -- beyond the contract --------------------------------------------------------
 

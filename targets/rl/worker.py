@@ -266,6 +266,18 @@ class RlWorker:
         """What the game's ``pretty_print`` prints for the state."""
         return str(self.request("render", h=handle)["text"])
 
+    def observation_string(self, handle: int, player: int) -> str:
+        """``pretty_print`` of the state with what ``player`` may not see reset."""
+        return str(self.request("observe", h=handle, p=player)["text"])
+
+    def observation_tensor(self, handle: int, player: int) -> list[float]:
+        """``player``'s observation tensor, written by rl's ``to_observation_tensor``."""
+        return [float(x) for x in self.request("tensor", h=handle, p=player)["tensor"]]
+
+    def observation_tensor_size(self) -> int:
+        """Length of every observation tensor of the game."""
+        return int(self.request("tensor_size")["size"])
+
     def call_bool(self, handle: int, fun: str) -> bool:
         """The value of the pages' ``fun FUN(Game g) -> Bool`` on a state."""
         return bool(self.request("call", h=handle, fun=fun)["value"])

@@ -73,6 +73,9 @@ class LoadedGame:
         self._copy = self._fn("r2g_copy")
         self._buffer = self._fn("r2g_byte_buffer")
         self._playouts = self._fn("r2g_playouts")
+        self._masked = self._fn("r2g_masked")
+        self._tensor = self._fn("r2g_observation_tensor")
+        self._tensor_size = self._fn("r2g_observation_size")
 
     def _fn(self, name: str) -> Callable[..., Any]:
         found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
@@ -185,6 +188,26 @@ class LoadedGame:
             if self.m.signatures.get(fn) == [bool, self.m.Game]:
                 return {"value": bool(fn(game))}
         raise RequestError(f"no function `fun {name}(Game g) -> Bool` in the pages")
+
+    def _observer(self, req: dict[str, Any]) -> int:
+        player = req.get("p")
+        if not isinstance(player, int) or not 0 <= player < self.players:
+            raise RequestError(f"no player {player!r} (players are 0..{self.players - 1})")
+        return player
+
+    def op_observe(self, req: dict[str, Any]) -> dict[str, Any]:
+        """What player ``p`` sees: ``pretty_print`` of the state with hidden values reset."""
+        game = self._state(req.get("h"))
+        masked = self._masked(game, self._observer(req))
+        return {"text": self._captured(lambda: self.m.pretty_print(masked))}
+
+    def op_tensor(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Player ``p``'s observation tensor (the standard library's writer)."""
+        game = self._state(req.get("h"))
+        return {"tensor": _float_list(self._tensor(game, self._observer(req)))}
+
+    def op_tensor_size(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"size": int(self._tensor_size())}
 
     def op_ping(self, req: dict[str, Any]) -> dict[str, Any]:
         return {}

@@ -2,7 +2,9 @@
 # implements: 2, 2.1
 # The deck: card number = 4 * rank + suit (rank 0 = two .. 12 = ace; suits C, D, H, S).
 # The Table holds where every card is and the state of the trick being played.
+# Hands and set-aside cards are hidden information: each is seen by its owner only.
 import serialization.print
+import machine_learning
 import hand
 
 const PLAYERS = 4
@@ -25,12 +27,15 @@ fun rank_of(Int card) -> Int:
     return card / 4
 
 cls Table:
-    # holder[card]: the player holding the card, or NOBODY (not dealt, set aside, played)
-    Int[CARDS] holder
+    # hands[p].value[card]: player p holds the card; only player p sees hands[p]
+    HiddenInformation<Bool[CARDS]>[PLAYERS] hands
     Int current
     Int dealt
-    Int[PASSED_CARDS] passed
+    # set_aside[p].value[card]: player p set the card aside to pass; only p sees it
+    HiddenInformation<Bool[CARDS]>[PLAYERS] set_aside
     Int passes
+    # played[card]: the card has been played to a trick (everybody saw it)
+    Bool[CARDS] played
     Int[PLAYERS] trick
     Int trick_size
     Int leader
@@ -43,7 +48,16 @@ cls Table:
     Int[PLAYERS] points
 
     fun holds(Int player, Int card) -> Bool:
-        return self.holder[card] == player
+        return self.hands[player].value[card]
+
+    # The player holding the card, or NOBODY (not dealt, set aside, played).
+    fun holder_of(Int card) -> Int:
+        let p = 0
+        while p < PLAYERS:
+            if self.hands[p].value[card]:
+                return p
+            p = p + 1
+        return NOBODY
 
 fun card_name(Int card) -> String:
     let rank = rank_of(card)
@@ -81,6 +95,13 @@ fun pretty_print(Game g):
             card = card + 1
         text = text + "\n"s
         p = p + 1
+    text = text + "played:"s
+    let c = 0
+    while c < CARDS:
+        if g.table.played[c]:
+            text = text + " "s + card_name(c)
+        c = c + 1
+    text = text + "\n"s
     text = text + "trick:"s
     let i = 0
     while i < g.table.trick_size:

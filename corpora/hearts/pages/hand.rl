@@ -32,7 +32,7 @@ act play() -> Game:
             set_aside(table, card.value)
         hand_over(table, direction)
     phase = PLAYING
-    table.current = table.holder[TWO_OF_CLUBS]
+    table.current = table.holder_of(TWO_OF_CLUBS)
     while table.cards_played < CARDS:
         act play(BInt<0, CARDS> card) { can_play(table, card.value) }
         play_card(table, card.value)

@@ -9,16 +9,19 @@ fun can_pass(Table t, Int card) -> Bool:
     return t.passes < PASSED_CARDS and t.holds(t.current, card)
 
 fun set_aside(Table t, Int card):
-    t.holder[card] = NOBODY
-    t.passed[t.passes] = card
+    t.hands[t.current].value[card] = false
+    t.set_aside[t.current].value[card] = true
     t.passes = t.passes + 1
     if t.passes % PASS_SIZE == 0:
         t.current = t.current + 1
 
 # The cards of player p go to player p + direction (mod 4).
 fun hand_over(Table t, Int direction):
-    let i = 0
-    while i < PASSED_CARDS:
-        let giver = i / PASS_SIZE
-        t.holder[t.passed[i]] = (giver + direction) % PLAYERS
-        i = i + 1
+    let giver = 0
+    while giver < PLAYERS:
+        let card = 0
+        while card < CARDS:
+            if t.set_aside[giver].value[card]:
+                t.hands[(giver + direction) % PLAYERS].value[card] = true
+            card = card + 1
+        giver = giver + 1

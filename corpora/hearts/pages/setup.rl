@@ -5,16 +5,18 @@ import cards
 
 const NO_PASS = 0
 
+# Each hand and each player's set-aside cards are seen by that player alone.
 fun clear_table(Table t):
-    let card = 0
-    while card < CARDS:
-        t.holder[card] = NOBODY
-        card = card + 1
+    let p = 0
+    while p < PLAYERS:
+        t.hands[p].set_visible_by_player(p)
+        t.set_aside[p].set_visible_by_player(p)
+        p = p + 1
 
 fun can_deal(Table t, Int card) -> Bool:
-    return t.dealt < CARDS and t.holder[card] == NOBODY
+    return t.dealt < CARDS and t.holder_of(card) == NOBODY
 
 # The n-th card dealt (from 0) goes to player n mod 4.
 fun deal_card(Table t, Int card):
-    t.holder[card] = t.dealt % PLAYERS
+    t.hands[t.dealt % PLAYERS].value[card] = true
     t.dealt = t.dealt + 1

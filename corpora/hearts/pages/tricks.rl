@@ -41,7 +41,8 @@ fun can_play(Table t, Int card) -> Bool:
     return true
 
 fun play_card(Table t, Int card):
-    t.holder[card] = NOBODY
+    t.hands[t.current].value[card] = false
+    t.played[card] = true
     if t.trick_size == 0:
         t.leader = t.current
         t.led_suit = suit_of(card)

@@ -10,6 +10,7 @@
 # `r2g_instantiate` instantiates them for the game.
 import action
 import collections.vector
+import machine_learning
 import serialization.to_byte_vector
 
 const R2G_TERMINAL = 0
@@ -43,6 +44,20 @@ fun r2g_instantiate():
     r2g_playouts(all, 0, 0, 0, false, out, returns)
     r2g_copy(g)
     r2g_byte_buffer(0)
+    r2g_observation_size()
+    r2g_observation_tensor(g, 0)
+    r2g_masked(g, 0)
+    r2g_resampled(g, 0, 0)
+    r2g_resample_is_clean(g, 0)
+    let buffer = r2g_int_buffer(0)
+    r2g_float_buffer(0)
+    r2g_step(g, all, -1, buffer)
+    let games = r2g_new_games(0)
+    let chosen : Vector<Int>
+    let tensors : Vector<Float>
+    r2g_step_many(games, all, chosen, buffer, tensors, 0)
+    r2g_reset_game(games, 0)
+    r2g_game_at(games, 0)
 
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
@@ -99,6 +114,89 @@ fun<T> r2g_pick(Game g, Vector<T> all, Vector<Int> legal, R2GRandom rng) -> Int:
         return -1
     return legal.get(rng.below(n))
 
+fun r2g_float_buffer(Int size) -> Vector<Float>:
+    let out : Vector<Float>
+    out.resize(size)
+    return out
+
+fun r2g_int_buffer(Int size) -> Vector<Int>:
+    let out : Vector<Int>
+    out.resize(size)
+    return out
+
+# In-process stepping (one native call per step): apply action `index` to `g` when
+# `index >= 0`, then describe the state in `out` (sized all.size() + 1): out[0] is the
+# player to move (-4 when the game is over), out[1..n] the legal action indices. The
+# result is n, or -1 (and `g` untouched) when the action is not legal.
+fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
+    if index >= 0:
+        if !r2g_apply(g, all, index):
+            return -1
+    if g.is_done():
+        out.set(0, -4)
+        return 0
+    out.set(0, get_current_player(g))
+    let n = 0
+    let i = 0
+    while i != all.size():
+        if r2g_can(g, all.get(i)):
+            n = n + 1
+            out.set(n, i)
+        i = i + 1
+    return n
+
+fun r2g_new_games(Int count) -> Vector<Game>:
+    let games : Vector<Game>
+    let i = 0
+    while i != count:
+        games.append(play())
+        i = i + 1
+    return games
+
+fun r2g_reset_game(Vector<Game> games, Int k):
+    games.set(k, play())
+
+fun r2g_game_at(Vector<Game> games, Int k) -> Game:
+    return games.get(k)
+
+# Many games stepped in one call (for learners). For game k, `chosen[k] >= 0` is
+# applied (an illegal action leaves the game as it was); then `out[k * stride ...]`
+# gets [n, player, legal indices...] as in `r2g_step`, with n = -1 for an illegal
+# action; when `tensors` is not empty, `tensors[k * width ...]` gets the observation
+# tensor of the player to move (of player 0 at chance and terminal states).
+fun<T> r2g_step_many(Vector<Game> games, Vector<T> all, Vector<Int> chosen, Vector<Int> out, Vector<Float> tensors, Int width):
+    let stride = all.size() + 2
+    let k = 0
+    while k != games.size():
+        ref g = games.get(k)
+        let base = k * stride
+        let n = 0
+        let index = chosen.get(k)
+        if index >= 0 and !r2g_apply(g, all, index):
+            n = -1
+        else if g.is_done():
+            out.set(base + 1, -4)
+        else:
+            out.set(base + 1, get_current_player(g))
+            let i = 0
+            while i != all.size():
+                if r2g_can(g, all.get(i)):
+                    n = n + 1
+                    out.set(base + 1 + n, i)
+                i = i + 1
+        out.set(base, n)
+        if width != 0:
+            let observer = get_current_player(g)
+            if observer < 0 or g.is_done():
+                observer = 0
+            let start = k * width
+            let j = 0
+            while j != width:
+                tensors.set(start + j, 0.0)
+                j = j + 1
+            _r2g_write(g, observer, tensors, start)
+        k = k + 1
+
 fun r2g_byte_buffer(Int size) -> Vector<Byte>:
     let out : Vector<Byte>
     out.resize(size)
@@ -143,3 +241,337 @@ fun<T> r2g_playouts(Vector<T> all, Int seed, Int count, Int max_steps, Bool reco
             returns.append(score(g, p))
             p = p + 1
         done = done + 1
+
+# -- what a player may see ------------------------------------------------------------
+#
+# The pages declare hidden state with the standard library's `Hidden<T>` (seen by no
+# player) and `HiddenInformation<T>` (seen by its `owner`, or by all when the owner is
+# -1). The observation text is the game's own `pretty_print` of a copy in which every
+# value the player may not see is reset to its default (`r2g_masked`); the observation
+# tensor is written by `r2g_tensor` below.
+
+fun r2g_observation_size() -> Int:
+    let g = play()
+    return _r2g_size(g)
+
+fun r2g_observation_tensor(Game g, Int player) -> Vector<Float>:
+    return r2g_tensor(g, player)
+
+fun r2g_masked(Game g, Int player) -> Game:
+    let copy = g
+    _r2g_mask(copy, player)
+    return copy
+
+trait<T> R2GMaskable:
+    fun r2g_mask(T obj, Int observer)
+
+fun<T> r2g_mask(Hidden<T> obj, Int observer):
+    let blank : T
+    obj.value = blank
+
+fun<T> r2g_mask(HiddenInformation<T> obj, Int observer):
+    if obj.owner != -1 and obj.owner != observer:
+        let blank : T
+        obj.value = blank
+
+fun<T, Int X> r2g_mask(T[X] obj, Int observer):
+    let i = 0
+    while i < X:
+        _r2g_mask(obj[i], observer)
+        i = i + 1
+
+fun<T> r2g_mask(Vector<T> obj, Int observer):
+    let i = 0
+    while i < obj.size():
+        _r2g_mask(obj.get(i), observer)
+        i = i + 1
+
+fun<T, Int X> r2g_mask(BoundedVector<T, X> obj, Int observer):
+    let i = 0
+    while i < obj.size():
+        _r2g_mask(obj.get(i), observer)
+        i = i + 1
+
+fun r2g_mask(Int obj, Int observer):
+    return
+
+fun r2g_mask(Bool obj, Int observer):
+    return
+
+fun r2g_mask(Float obj, Int observer):
+    return
+
+fun r2g_mask(Byte obj, Int observer):
+    return
+
+fun<T> _r2g_mask(T obj, Int observer):
+    if obj is R2GMaskable:
+        obj.r2g_mask(observer)
+    else if obj is Enum:
+        return
+    else if obj is Alternative:
+        for field of obj:
+            using Type = type(field)
+            if obj is Type:
+                _r2g_mask(obj, observer)
+    else:
+        for field of obj:
+            _r2g_mask(field, observer)
+
+# -- the observation tensor -------------------------------------------------------
+#
+# The standard library's encoding (`Bool` as 0/1, `BInt` and enums one-hot, custom
+# `write_in_observation_tensor` writers), with three changes so that every seat gets
+# a tensor of the same length and layout: a plain `Int` or `Float` is one entry (its
+# value; the standard library leaves it out), a value the observer may not see
+# (`Hidden`, another player's `HiddenInformation`) is zeros of its full length, and a
+# `BoundedVector` is padded to its capacity.
+
+trait<T> R2GTensorable:
+    fun r2g_write(T obj, Int observer, Vector<Float> out, Int index)
+    fun r2g_size(T obj) -> Int
+
+fun r2g_write(Int obj, Int observer, Vector<Float> out, Int index):
+    out.get(index) = float(obj)
+    index = index + 1
+
+fun r2g_size(Int obj) -> Int:
+    return 1
+
+fun r2g_write(Float obj, Int observer, Vector<Float> out, Int index):
+    out.get(index) = obj
+    index = index + 1
+
+fun r2g_size(Float obj) -> Int:
+    return 1
+
+fun<T> r2g_write(Hidden<T> obj, Int observer, Vector<Float> out, Int index):
+    index = index + _r2g_size(obj.value)
+
+fun<T> r2g_size(Hidden<T> obj) -> Int:
+    return _r2g_size(obj.value)
+
+fun<T> r2g_write(HiddenInformation<T> obj, Int observer, Vector<Float> out, Int index):
+    if obj.owner == -1 or obj.owner == observer:
+        _r2g_write(obj.value, observer, out, index)
+    else:
+        index = index + _r2g_size(obj.value)
+
+fun<T> r2g_size(HiddenInformation<T> obj) -> Int:
+    return _r2g_size(obj.value)
+
+fun<T, Int X> r2g_write(T[X] obj, Int observer, Vector<Float> out, Int index):
+    let i = 0
+    while i < X:
+        _r2g_write(obj[i], observer, out, index)
+        i = i + 1
+
+fun<T, Int X> r2g_size(T[X] obj) -> Int:
+    return _r2g_size(obj[0]) * X
+
+fun<T, Int X> r2g_write(BoundedVector<T, X> obj, Int observer, Vector<Float> out, Int index):
+    let i = 0
+    while i < obj.size():
+        _r2g_write(obj.get(i), observer, out, index)
+        i = i + 1
+    let blank : T
+    index = index + (X - obj.size()) * _r2g_size(blank)
+
+fun<T, Int X> r2g_size(BoundedVector<T, X> obj) -> Int:
+    let blank : T
+    return _r2g_size(blank) * X
+
+fun<T> r2g_write(Vector<T> obj, Int observer, Vector<Float> out, Int index):
+    return
+
+fun<T> r2g_size(Vector<T> obj) -> Int:
+    return 0
+
+fun<T> _r2g_size(T obj) -> Int:
+    if obj is R2GTensorable:
+        return obj.r2g_size()
+    else if obj is Tensorable:
+        return obj.size_as_observation_tensor()
+    else if obj is Enum:
+        return obj.max() + 1
+    else if obj is Alternative:
+        let alternatives = 0
+        for field of obj:
+            alternatives = alternatives + 1
+        let largest = 0
+        for field of obj:
+            using Type = type(field)
+            let blank : Type
+            largest = max(_r2g_size(blank), largest)
+        return largest + alternatives
+    else:
+        let total = 0
+        for field of obj:
+            total = total + _r2g_size(field)
+        return total
+
+fun<T> _r2g_write(T obj, Int observer, Vector<Float> out, Int index):
+    if obj is R2GTensorable:
+        obj.r2g_write(observer, out, index)
+    else if obj is Tensorable:
+        obj.write_in_observation_tensor(observer, out, index)
+    else if obj is Enum:
+        write_in_observation_tensor(obj.as_int(), 0, obj.max() + 1, out, index)
+    else if obj is Alternative:
+        let alternatives = 0
+        for field of obj:
+            alternatives = alternatives + 1
+        let start = index
+        let width = _r2g_size(obj)
+        let current = 0
+        for field of obj:
+            using Type = type(field)
+            if obj is Type:
+                write_in_observation_tensor(current, 0, alternatives, out, index)
+                _r2g_write(obj, observer, out, index)
+            current = current + 1
+        index = start + width
+    else:
+        for field of obj:
+            _r2g_write(field, observer, out, index)
+
+fun<T> r2g_tensor(T obj, Int observer) -> Vector<Float>:
+    let out : Vector<Float>
+    let n = _r2g_size(obj)
+    while n != 0:
+        out.append(0.0)
+        n = n - 1
+    _r2g_write(obj, observer, out, 0)
+    return out
+
+# -- determinization: a state the observer cannot tell from this one ---------------
+#
+# Search bots must not read what their seat cannot see. `r2g_resampled` returns a copy
+# in which hidden information is drawn again: the cards of every `HiddenInformation<
+# Bool[N]>[K]` array (one set per player, such as hands) that the observer may not see
+# are pooled and dealt back at random, each set keeping its size; a `Hidden` array is
+# shuffled. Any other hidden value cannot be drawn again without knowing its meaning:
+# `r2g_resample_is_clean` is false when the state has one, and bots then do not search.
+
+cls R2GSampler:
+    R2GRandom rng
+    Int observer
+    Bool clean
+
+trait<T> R2GRepartitionable:
+    fun r2g_repartition(T obj, R2GSampler sampler)
+
+trait<T> R2GResamplable:
+    fun r2g_resample(T obj, R2GSampler sampler)
+
+fun<Int X, Int K> r2g_repartition(HiddenInformation<Bool[X]>[K] slots, R2GSampler sampler):
+    let pool : Vector<Int>
+    let sizes : Int[K]
+    let q = 0
+    while q < K:
+        sizes[q] = 0
+        if slots[q].owner != -1 and slots[q].owner != sampler.observer:
+            let c = 0
+            while c < X:
+                if slots[q].value[c]:
+                    pool.append(c)
+                    sizes[q] = sizes[q] + 1
+                    slots[q].value[c] = false
+                c = c + 1
+        q = q + 1
+    let i = pool.size()
+    while i > 1:
+        let j = sampler.rng.below(i)
+        i = i - 1
+        let swap = pool.get(i)
+        pool.set(i, pool.get(j))
+        pool.set(j, swap)
+    let next = 0
+    q = 0
+    while q < K:
+        let n = 0
+        while n < sizes[q]:
+            slots[q].value[pool.get(next)] = true
+            next = next + 1
+            n = n + 1
+        q = q + 1
+
+fun<T, Int X> r2g_shuffle(T[X] obj, R2GSampler sampler):
+    let i = X
+    while i > 1:
+        let j = sampler.rng.below(i)
+        i = i - 1
+        let swap = obj[i]
+        obj[i] = obj[j]
+        obj[j] = swap
+
+fun<T, Int X> r2g_resample(T[X] obj, R2GSampler sampler):
+    if obj is R2GRepartitionable:
+        obj.r2g_repartition(sampler)
+        return
+    let i = 0
+    while i < X:
+        _r2g_resample(obj[i], sampler)
+        i = i + 1
+
+fun<T> r2g_resample(Hidden<T> obj, R2GSampler sampler):
+    if obj.value is R2GShufflable:
+        obj.value.r2g_shuffle(sampler)
+    else:
+        sampler.clean = false
+
+trait<T> R2GShufflable:
+    fun r2g_shuffle(T obj, R2GSampler sampler)
+
+fun<T> r2g_resample(HiddenInformation<T> obj, R2GSampler sampler):
+    if obj.owner != -1 and obj.owner != sampler.observer:
+        sampler.clean = false
+
+fun<T> r2g_resample(Vector<T> obj, R2GSampler sampler):
+    let i = 0
+    while i < obj.size():
+        _r2g_resample(obj.get(i), sampler)
+        i = i + 1
+
+fun r2g_resample(Int obj, R2GSampler sampler):
+    return
+
+fun r2g_resample(Bool obj, R2GSampler sampler):
+    return
+
+fun r2g_resample(Float obj, R2GSampler sampler):
+    return
+
+fun r2g_resample(Byte obj, R2GSampler sampler):
+    return
+
+fun<T> _r2g_resample(T obj, R2GSampler sampler):
+    if obj is R2GResamplable:
+        obj.r2g_resample(sampler)
+    else if obj is Enum:
+        return
+    else if obj is Alternative:
+        for field of obj:
+            using Type = type(field)
+            if obj is Type:
+                _r2g_resample(obj, sampler)
+    else:
+        for field of obj:
+            _r2g_resample(field, sampler)
+
+fun r2g_resampled(Game g, Int observer, Int seed) -> Game:
+    let copy = g
+    let sampler : R2GSampler
+    sampler.rng.state = seed
+    sampler.observer = observer
+    sampler.clean = true
+    _r2g_resample(copy, sampler)
+    return copy
+
+fun r2g_resample_is_clean(Game g, Int observer) -> Bool:
+    let copy = g
+    let sampler : R2GSampler
+    sampler.observer = observer
+    sampler.clean = true
+    _r2g_resample(copy, sampler)
+    return sampler.clean

@@ -1,0 +1,209 @@
+"""The ``leak`` stage: a player's observation must not reveal what the player may not see.
+
+Found by playing. Along seeded random trajectories the engine and the reference engine
+are walked in lockstep; then two chance outcomes of the trajectory are swapped (two
+cards dealt, two dice rolled) and the rest replayed while it stays legal. Wherever the
+reference gives a player the same information state in both trajectories, the player
+cannot tell them apart, so the engine must give that player the same observation (text
+and tensor). A difference is a leak, reported with both trajectories.
+
+Needs a reference engine with information states (OpenSpiel): without one the stage is
+skipped, and for a game the reference calls perfect-information there is nothing to
+hide. Options (in the check's context): ``leak`` walks (default 8, 0 skips),
+``leak_pairs`` swaps tried per walk (default 12).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from rulebook2game.check.findings import Finding
+from rulebook2game.check.report import StageResult
+from rulebook2game.check.stages import StageContext, max_steps
+from rulebook2game.engine import CHANCE, Engine, IllegalActionError, ObservingEngine
+from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.oracle import load_oracle
+from rulebook2game.trace import Trace, TraceEnd, TraceHeader, TraceStep
+
+LEAK = "leak"
+DEFAULT_WALKS = 8
+DEFAULT_PAIRS = 12
+
+
+@dataclass(frozen=True)
+class _Walk:
+    actions: list[str]
+    players: list[int]
+    engine_states: list[Any]
+    oracle_states: list[Any]
+
+
+def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
+    """Run the stage (see the module docstring)."""
+    started = time.perf_counter()
+    walks = int(ctx.options.get("leak", DEFAULT_WALKS))
+    pairs = int(ctx.options.get("leak_pairs", DEFAULT_PAIRS))
+    engine = ctx.engine
+    if engine is None or walks <= 0:
+        why = "no engine" if engine is None else "disabled (leak 0)"
+        return _row("skipped", started, why), ()
+    if not isinstance(engine, ObservingEngine):
+        return _row("skipped", started, f"{engine.name} gives no observations"), ()
+    if ctx.config.oracle is None:
+        return _row("skipped", started, "no reference engine to say what a player may see"), ()
+    try:
+        oracle = load_oracle(ctx.config.oracle)
+    except Rulebook2GameError as exc:
+        return _row("error", started, f"reference engine: {exc}"), ()
+    if not hasattr(oracle, "information_state"):
+        return _row("skipped", started, f"{oracle.name} gives no information states"), ()
+    game = getattr(oracle, "game", None)
+    if game is not None and str(game.get_type().information).endswith(".PERFECT_INFORMATION"):
+        return _row("ok", started, f"{oracle.name} has perfect information: nothing to hide"), ()
+    rng = random.Random(ctx.seed)
+    bound = max_steps(ctx.config)
+    compared = 0
+    for w in range(walks):
+        try:
+            walk = _walk(engine, oracle, rng, bound)
+        except Rulebook2GameError:
+            continue  # a fault of the engine is the fuzz stage's finding
+
+        chance = [t for t, p in enumerate(walk.players) if p == CHANCE]
+        candidates = [
+            (i, j)
+            for i in chance
+            for j in chance
+            if i < j and walk.actions[i].split("(")[0] == walk.actions[j].split("(")[0]
+        ]
+        for i, j in rng.sample(candidates, min(pairs, len(candidates))):
+            try:
+                found, n = _compare_swap(ctx, engine, oracle, walk, i, j)
+            except Rulebook2GameError:
+                continue
+            compared += n
+            if found is not None:
+                summary = f"leak found on walk {w} ({compared} observations compared)"
+                return _row("failed", started, summary, compared=compared), (found,)
+    summary = f"{walks} walks, {compared} observations compared, no leak"
+    return _row("ok", started, summary, compared=compared), ()
+
+
+def _walk(engine: Engine[Any], oracle: Any, rng: random.Random, bound: int) -> _Walk:
+    """A seeded random trajectory, played in both engines while they agree."""
+    state, ref = engine.initial(), oracle.initial()
+    walk = _Walk([], [], [state], [ref])
+    while not engine.is_terminal(state) and len(walk.actions) < bound:
+        player = engine.current_player(state)
+        if player == CHANCE:
+            texts, odds = zip(*engine.chance_outcomes(state), strict=True)
+            action = rng.choices(texts, odds)[0]
+        else:
+            action = rng.choice(engine.legal_actions(state))
+        try:
+            state, ref = engine.apply(state, action), oracle.apply(ref, action)
+        except (IllegalActionError, Rulebook2GameError):
+            break  # the engines disagree or the engine failed: other stages report that
+        walk.actions.append(action)
+        walk.players.append(player)
+        walk.engine_states.append(state)
+        walk.oracle_states.append(ref)
+    return walk
+
+
+def _compare_swap(
+    ctx: StageContext, engine: Any, oracle: Any, walk: _Walk, i: int, j: int
+) -> tuple[Finding | None, int]:
+    """Replay the walk with actions ``i`` and ``j`` swapped; compare at a few steps."""
+    other = list(walk.actions)
+    other[i], other[j] = other[j], other[i]
+    state, ref = walk.engine_states[i], walk.oracle_states[i]
+    states, refs = {}, {}
+    for t in range(i, len(other)):
+        try:
+            state, ref = engine.apply(state, other[t]), oracle.apply(ref, other[t])
+        except (IllegalActionError, Rulebook2GameError):
+            break
+        states[t + 1], refs[t + 1] = state, ref
+    valid = sorted(t for t in states if t > j)
+    if not valid:
+        return None, 0
+    checkpoints = sorted({valid[0], valid[len(valid) // 2], valid[-1]})
+    compared = 0
+    for t in checkpoints:
+        for p in range(engine.players):
+            if oracle.information_state(walk.oracle_states[t], p) != oracle.information_state(
+                refs[t], p
+            ):
+                continue
+            compared += 1
+            mine = engine.observation_string(walk.engine_states[t], p)
+            theirs = engine.observation_string(states[t], p)
+            tensor_a = engine.observation_tensor(walk.engine_states[t], p)
+            tensor_b = engine.observation_tensor(states[t], p)
+            if mine != theirs:
+                return _finding(ctx, engine, walk, other, (i, j, t, p), (mine, theirs)), compared
+            if tensor_a != tensor_b:
+                shown = _tensor_difference(tensor_a, tensor_b)
+                return _finding(ctx, engine, walk, other, (i, j, t, p), shown), compared
+    return None, compared
+
+
+def _tensor_difference(a: list[float], b: list[float]) -> tuple[str, str]:
+    """The first few entries where two tensors differ, as ``tensor[i]=x`` lists."""
+    where = [k for k, (x, y) in enumerate(zip(a, b, strict=True)) if x != y][:6]
+    return (
+        "observation tensor: " + ", ".join(f"[{k}]={a[k]:g}" for k in where),
+        "observation tensor: " + ", ".join(f"[{k}]={b[k]:g}" for k in where),
+    )
+
+
+def _finding(
+    ctx: StageContext,
+    engine: Any,
+    walk: _Walk,
+    other: list[str],
+    where: tuple[int, int, int, int],
+    texts: tuple[str, str],
+) -> Finding:
+    i, j, t, player = where
+    first, second = walk.actions[i], walk.actions[j]
+    tensor = texts[0].startswith("observation tensor: ")
+    what = "observation tensor" if tensor else "observation text"
+    message = (
+        f"player {player}'s {what} differs after {t} steps when {first} (step {i}) and "
+        f"{second} (step {j}) trade places, although the reference gives player {player} "
+        "the same information in both games"
+    )
+    finding = Finding(
+        LEAK,
+        "leak",
+        message,
+        trace=_trace(ctx, engine, walk.actions[:t], walk.players[:t]),
+        step=t,
+        expected=texts[0],
+        actual=texts[1],
+        actions=(first, second),
+        extra={"player": player, "swapped": [i, j], "other_actions": other[:t]},
+    )
+    return ctx.index.locate(finding)
+
+
+def _trace(ctx: StageContext, engine: Any, actions: list[str], players: list[int]) -> Trace:
+    header = TraceHeader(game=ctx.config.name, players=engine.players, source=engine.name)
+    pairs = enumerate(zip(actions, players, strict=True))
+    steps = tuple(TraceStep(t=t, player=p, action=a) for t, (a, p) in pairs)
+    return Trace(header, steps, TraceEnd(terminal=False))
+
+
+def _row(status: str, started: float, summary: str, **stats: Any) -> StageResult:
+    return StageResult(
+        name="leak",
+        status=status,  # type: ignore[arg-type]
+        seconds=round(time.perf_counter() - started, 3),
+        summary=summary,
+        stats=stats,
+    )

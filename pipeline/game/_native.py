@@ -1,0 +1,132 @@
+"""The optimized build of a game loaded into this process, and direct calls into it.
+
+``rlc`` writes a Python wrapper (``wrapper.py``) around the shared library; its
+functions convert arguments on every call. The hot calls (one step, many steps) go
+straight to the library's symbols through ``ctypes`` with pointer arguments prepared
+once, which is what makes per-step stepping from Python cheap.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.errors import WorkerError
+
+_LOADED: dict[Path, NativeGame] = {}
+_LOCK = threading.Lock()
+_CAPTURE = threading.Lock()
+
+
+class NativeGame:
+    """One compiled game loaded in-process (shared by every ``Game`` of the same build)."""
+
+    def __init__(self, wrapper: Path) -> None:
+        self.m = _load_module(wrapper)
+        self.all = self.m.enumerate(self.m.AnyGameAction())
+        self.texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
+        self.players = int(self.m.get_num_players())
+        self.size = len(self.texts)
+        self.all_ref = ctypes.byref(self.all)
+        self._step = self._raw("r2g_step")
+        self._step_many = self._raw("r2g_step_many")
+        self._copy = self._raw("r2g_copy")
+        self._new = self.m.Game.__new__
+        self._game_type = self.m.Game
+        self.initial = self.m.play()
+        """The state ``play()`` starts in, kept to copy new games from."""
+        self.initial_ref = ctypes.byref(self.initial)
+        self._libc = ctypes.CDLL(None)
+        self._tensor_size: int | None = None
+
+    def _wrapped(self, name: str) -> Callable[..., Any]:
+        found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
+        if len(found) != 1:
+            raise WorkerError(f"the build lacks the runtime function {name}; rebuild the game")
+        return found[0]
+
+    def _raw(self, name: str) -> Any:
+        """The library symbol behind a wrapper function, called with ``ctypes.byref``
+        arguments and no declared argument types (the cheapest ctypes call; a new
+        function object, so the wrapper's own is left as it is)."""
+        symbol = self.m.lib[self._wrapped(name).__name__]
+        symbol.restype = None
+        return symbol
+
+    def copy(self, source: Any) -> Any:
+        """A deep copy of the game struct behind ``source`` (a ``ctypes.byref``).
+
+        Cheaper than the wrapper's ``clone``: the struct is allocated without the
+        wrapper's ``__init__`` (zeroed memory, which ``r2g_copy`` assigns over) and is
+        still dropped by the wrapper's ``__del__`` when collected.
+        """
+        game = self._new(self._game_type)
+        game.to_erase = True
+        self._copy(ctypes.byref(game), source)
+        return game
+
+    def call(self, name: str, *args: Any) -> Any:
+        """A runtime or page function through the wrapper (the slow, convenient path)."""
+        return self._wrapped(name)(*args)
+
+    def step(self, result: Any, game: Any, index: Any, out: Any) -> None:
+        """``r2g_step`` (see the runtime); every argument a ``ctypes.byref``."""
+        self._step(result, game, self.all_ref, index, out)
+
+    def step_many(self, games: Any, chosen: Any, out: Any, tensors: Any, width: Any) -> None:
+        """``r2g_step_many``; every argument a ``ctypes.byref`` (``width`` too)."""
+        self._step_many(games, self.all_ref, chosen, out, tensors, width)
+
+    @property
+    def tensor_size(self) -> int:
+        """Length of every observation tensor."""
+        if self._tensor_size is None:
+            self._tensor_size = int(self.call("r2g_observation_size"))
+        return self._tensor_size
+
+    def captured(self, call: Callable[[], object]) -> str:
+        """What ``call`` prints on the C stdout (``pretty_print`` writes there)."""
+        with _CAPTURE:
+            self._libc.fflush(None)
+            saved = os.dup(1)
+            sink = os.memfd_create("r2g-render")
+            os.dup2(sink, 1)
+            try:
+                call()
+            finally:
+                self._libc.fflush(None)
+                os.dup2(saved, 1)
+                os.close(saved)
+            os.lseek(sink, 0, os.SEEK_SET)
+            chunks = []
+            while chunk := os.read(sink, 65536):
+                chunks.append(chunk)
+            os.close(sink)
+        return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def native_game(wrapper: Path) -> NativeGame:
+    """The loaded build at ``wrapper`` (loaded once per process)."""
+    key = wrapper.resolve()
+    with _LOCK:
+        if key not in _LOADED:
+            _LOADED[key] = NativeGame(key)
+        return _LOADED[key]
+
+
+def _load_module(wrapper: Path) -> Any:
+    name = f"r2g_native_{abs(hash(str(wrapper)))}"
+    spec = importlib.util.spec_from_file_location(name, wrapper)
+    if spec is None or spec.loader is None:
+        raise WorkerError(f"cannot load {wrapper}")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except OSError as exc:
+        raise WorkerError(f"cannot load {wrapper.parent / 'lib.so'}: {exc}") from exc
+    return module
