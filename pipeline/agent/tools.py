@@ -101,9 +101,9 @@ def _schema(model: type[_Args], arg_docs: dict[str, str]) -> dict[str, Any]:
     schema.setdefault("properties", {})
     for name, prop in schema["properties"].items():
         prop.pop("title", None)
-        if "anyOf" in prop:  # `str | None`: say "string", the default says optional
-            prop.pop("anyOf")
-            prop["type"] = "string"
+        if "anyOf" in prop:  # `X | None`: say X (the default says optional)
+            kinds = [k for k in prop.pop("anyOf") if k.get("type") != "null"]
+            prop.update(kinds[0] if len(kinds) == 1 else {"anyOf": kinds})
         if name in arg_docs:
             prop["description"] = arg_docs[name]
     return schema

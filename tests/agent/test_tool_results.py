@@ -67,3 +67,22 @@ def test_every_finding_can_be_read(tmp_path: Path) -> None:
     runner.pages.write("a", page("a", "fun g() -> Int:\n    return 2\n"))
     _call(runner, "run_checks", {"first": 2})
     assert checker.calls == 2, "changed pages are checked again"
+
+
+def test_optional_arguments_keep_their_type_in_the_tool_schemas() -> None:
+    from rulebook2game.agent.tools import tool_specs
+
+    specs = {spec.name: spec for spec in tool_specs()}
+    setup = specs["write_scenario"].parameters["properties"]["setup"]
+    assert setup["type"] == "object"  # a JSON object, not a string
+    section = specs["read_rulebook"].parameters["properties"]["section_id"]
+    assert section["type"] == "string"
+
+
+def test_a_shown_position_keeps_the_indentation_of_its_first_line() -> None:
+    from rulebook2game.agent.prompts import render
+    from rulebook2game.check.position import PositionView
+
+    board = "\n  a b\n1 x .\n2 . o\n\n"
+    text = render("agent/position.md.j2", view=PositionView(3, 3, rendered=board, player=0))
+    assert "```\n  a b\n1 x .\n2 . o\n```" in text  # column letters stay over their columns
