@@ -59,3 +59,32 @@ def test_check_fails_at_compile_on_an_unknown_citation(tmp_path: Path) -> None:
     assert finding.location == f"win.rl:{number + 1}"
     assert finding.pages[0].page == "win" and finding.pages[0].line == number + 1
     assert all(s.status == "skipped" for s in report.stages[1:])
+
+
+def test_a_page_that_ends_the_game_must_cite_an_end_of_game_rule(tmp_path: Path) -> None:
+    text = RuleText(
+        "rules.md",
+        {"4": "Play", "4.1": "Turn order", "5": "End of the game", "6": "Scoring"},
+        (
+            Sentence("4.1#1", "4.1", "paragraph", "Players alternate."),
+            Sentence("5#1", "5", "paragraph", "The game ends at once on a line."),
+            Sentence("6#1", "6", "paragraph", "The winner scores 1."),
+        ),
+    )
+    play = "act play() -> Game:\n    while true:\n        act mark()\n"
+    play += "        if done():\n            return\n"
+    turn = tmp_path / "turn.rl"
+    turn.write_text("# page: turn\n# implements: 4.1\n" + play)  # the old tic-tac-toe header
+    (problem,) = check_pages(text, [turn])
+    assert str(problem).startswith("pages/turn.rl:2: error: this page ends or scores the game")
+    assert "5 End of the game" in str(problem)
+    turn.write_text("# page: turn\n# implements: 4.1, 5#1\n" + play)
+    score = tmp_path / "win.rl"
+    score.write_text("# page: win\n# implements: 6\nfun score(Game g, Int p) -> Float:\n")
+    helper = tmp_path / "board.rl"
+    helper.write_text("# page: board\n# implements: 4.1\nfun set(Int x):\n    return\n")
+    assert check_pages(text, [turn, score, helper]) == []
+    page = tmp_path / "end.page"
+    page.write_text("# page: end\n# implements: 4.1\nend when g.over\n")
+    (problem,) = check_pages(text, [page])
+    assert problem.location == "end.page:2"

@@ -31,18 +31,41 @@ class UnknownCitation:
     line: int
     cite: str
     hint: str = ""
+    suffix: str = ".rl"
+    """The page file's suffix (the target's)."""
+    problem: str = ""
+    """What is wrong when it is not an unknown id (a header that hides what the page does)."""
 
     @property
     def location(self) -> str:
-        """``<page>.rl:<line>``."""
-        return f"{self.page}.rl:{self.line}"
+        """``<page><suffix>:<line>``."""
+        return f"{self.page}{self.suffix}:{self.line}"
 
     def __str__(self) -> str:
+        where = f"pages/{self.location}: error:"
+        if self.problem:
+            return f"{where} {self.problem}"
         hint = f" ({self.hint})" if self.hint else ""
         return (
-            f"pages/{self.page}.rl:{self.line}: error: unknown citation {self.cite}: "
+            f"{where} unknown citation {self.cite}: "
             f"the rulebook has no such section or sentence{hint}"
         )
+
+
+ENDING_CODE: dict[str, re.Pattern[str]] = {
+    # rl: the returns hook, or a bare `return` that leaves the play loop (the game ends)
+    ".rl": re.compile(r"^fun score\(|^act play\(\)[\s\S]*^\s+return\s*$", re.MULTILINE),
+    # RulePage: the end condition or the returns
+    ".page": re.compile(r"^(?:end when|returns\()", re.MULTILINE),
+}
+"""Code that ends the game or scores it, per page suffix."""
+
+ENDING_WORDS = re.compile(
+    r"\b(?:end|ends|ending|over|win|wins|winner|won|score|scores|scoring|result|results|"
+    r"draw|victory|lose|loses|finish)\b",
+    re.IGNORECASE,
+)
+"""Words of a section title (or a cited sentence) about the end of the game and its score."""
 
 
 def header_citations(source: str) -> list[tuple[int, str]]:
@@ -81,14 +104,47 @@ def unknown_citations(root: Path, pages_dir: Path) -> list[UnknownCitation]:
 
 
 def check_pages(text: RuleText, pages: list[Path]) -> list[UnknownCitation]:
-    """The unknown citations of ``pages`` against ``text``."""
+    """The unknown citations of ``pages`` against ``text``, and endings cited nowhere."""
     out: list[UnknownCitation] = []
     for path in pages:
         try:
             source = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue  # the compiler reports unreadable pages
-        for line, cite in header_citations(source):
+        cites = header_citations(source)
+        for line, cite in cites:
             if not text.resolve(cite) and cite not in text.titles:
-                out.append(UnknownCitation(path.stem, line, cite, _hint(text, cite)))
+                out.append(UnknownCitation(path.stem, line, cite, _hint(text, cite), path.suffix))
+        uncited = _uncited_ending(text, path, source, cites)
+        if uncited is not None:
+            out.append(uncited)
     return out
+
+
+def _uncited_ending(
+    text: RuleText, path: Path, source: str, cites: list[tuple[int, str]]
+) -> UnknownCitation | None:
+    """A page whose code ends or scores the game but cites no end-of-game rule.
+
+    Findings quote a page's citations to the translator: a header that leaves the ending
+    out sends the wrong rules with every counterexample about how the game ends.
+    """
+    pattern = ENDING_CODE.get(path.suffix)
+    ending_sections = [s for s, title in text.titles.items() if ENDING_WORDS.search(title)]
+    if pattern is None or not ending_sections or not pattern.search(source):
+        return None
+    for _, cite in cites:
+        section = cite.split("#", 1)[0]
+        parts = section.split(".")
+        lineage = [".".join(parts[:n]) for n in range(1, len(parts) + 1)]
+        if any(ENDING_WORDS.search(text.titles.get(s, "")) for s in lineage):
+            return None
+        if "#" in cite and any(ENDING_WORDS.search(t) for _, t in text.citation(cite).sentences):
+            return None
+    line = cites[0][0] if cites else 1
+    shown = ", ".join(f"{s} {text.titles[s]}" for s in ending_sections[:3])
+    problem = (
+        "this page ends or scores the game but its header cites no end-of-game rule "
+        f"(add the sentences it implements, e.g. from {shown})"
+    )
+    return UnknownCitation(path.stem, line, "", suffix=path.suffix, problem=problem)

@@ -1,6 +1,7 @@
 # page: turn
-# implements: 4.1, 4.2, 4.3
-# Players alternate moving one piece one rank forward; diagonal moves may capture.
+# implements: 4.1, 4.2, 4.3, 5
+# Players alternate moving one piece one rank forward; diagonal moves may capture; the game
+# ends at once when a move wins (5).
 import board
 import win
 
@@ -24,7 +25,9 @@ act play() -> Game:
     frm current = 0
     frm winner = -1
     while true:
-        act move(BInt<0, 8> from_file, BInt<1, 9> from_rank, BInt<0, 8> to_file) { can_move(board, current, from_file.value, from_rank.value, to_file.value) }
+        act move(BInt<0, 8> from_file, BInt<1, 9> from_rank, BInt<0, 8> to_file) {
+            can_move(board, current, from_file.value, from_rank.value, to_file.value)
+        }
         let to_rank = from_rank.value + forward(current)
         if board.get(to_file.value, to_rank) != EMPTY:
             board.pieces[1 - current] = board.pieces[1 - current] - 1

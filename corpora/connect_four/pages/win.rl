@@ -22,7 +22,8 @@ fun _line_through(Board b, Int row, Int col, Int drow, Int dcol) -> Bool:
     return 1 + _run(b, row, col, drow, dcol) + _run(b, row, col, -drow, -dcol) >= 4
 
 fun four_in_a_row(Board b, Int row, Int col) -> Bool:
-    return _line_through(b, row, col, 0, 1) or _line_through(b, row, col, 1, 0) or _line_through(b, row, col, 1, 1) or _line_through(b, row, col, 1, -1)
+    let across = _line_through(b, row, col, 0, 1) or _line_through(b, row, col, 1, 0)
+    return across or _line_through(b, row, col, 1, 1) or _line_through(b, row, col, 1, -1)
 
 fun score(Game g, Int player) -> Float:
     if !g.is_done() or g.winner == -1:

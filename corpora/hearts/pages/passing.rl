@@ -1,5 +1,5 @@
 # page: passing
-# implements: 4.1
+# implements: 3.1, 4.1
 # Players 0, 1, 2, 3 in turn set aside three cards each; then all are handed over at once.
 import cards
 

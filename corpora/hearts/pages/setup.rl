@@ -1,6 +1,7 @@
 # page: setup
-# implements: 3.1, 3.2
-# Pass direction by chance (0 none, 1 left, 2 across, 3 right), then a one-card-at-a-time deal.
+# implements: 3.2
+# The deal, face down: one card at a time, each hand seen by its owner alone. (The pass
+# direction is drawn in hand; directions: 0 none, 1 left, 2 across, 3 right.)
 import cards
 
 const NO_PASS = 0

@@ -22,7 +22,8 @@ fun holds_card_without_points(Table t, Int player) -> Bool:
     return false
 
 fun holds_non_heart(Table t, Int player) -> Bool:
-    return holds_suit(t, player, CLUBS) or holds_suit(t, player, DIAMONDS) or holds_suit(t, player, SPADES)
+    let minor = holds_suit(t, player, CLUBS) or holds_suit(t, player, DIAMONDS)
+    return minor or holds_suit(t, player, SPADES)
 
 fun can_play(Table t, Int card) -> Bool:
     let player = t.current
