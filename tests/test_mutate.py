@@ -13,7 +13,7 @@ from rulebook2game.mutate import (
     operator_counts,
     page_mutants,
 )
-from rulebook2game.mutate.source import code_mask
+from rulebook2game.targets.rl.lexical import code_mask
 
 PAGE = """# page: turn
 # implements: 4.1, 4.2

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook2game.page_header import header_fields, parse_page_header, split_citations
+from rulebook2game.targets.rl.lexical import code_of
 
 _ACT = re.compile(r"^(\s*)(?:act|offer|require|on)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 """An rl action statement, or a RulePage ``offer``/``require``/``on`` clause."""
@@ -65,12 +66,6 @@ parse_header = header_fields
 
 parse_section_ids = split_citations
 """``"4.1, 4.2#3"`` -> ``("4.1", "4.2#3")`` (section ids, in order, no repeats)."""
-
-
-def _code(line: str) -> str:
-    """The line without its comment and string contents (good enough for call names)."""
-    line = re.sub(r'"(?:\\.|[^"\\])*"', '""', line)
-    return line.split("#", 1)[0]
 
 
 def _indent(line: str) -> int:
@@ -126,7 +121,7 @@ def read_page_info(path: Path) -> PageInfo:
     """Read one page's header, actions, functions and methods."""
     source = path.read_text(encoding="utf-8", errors="replace")
     header = header_fields(source)
-    lines = [_code(line) for line in source.splitlines()]
+    lines = [code_of(line) for line in source.splitlines()]
     declarations: list[ActionDecl] = []
     functions: list[tuple[str, int]] = []
     methods: list[tuple[str, int]] = []

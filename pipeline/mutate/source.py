@@ -11,35 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rulebook2game.targets.rl.lexical import code_mask
+
 _DEF = re.compile(r"^(fun|act|cls|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _CLAUSE = re.compile(r"^([a-z]+)\s*:\s*$")
 """A top-level block clause (a RulePage ``show:``): its block belongs to that word."""
-
-
-def code_mask(line: str) -> str:
-    """``line`` with string contents and comments replaced by spaces (same length)."""
-    out: list[str] = []
-    in_string = False
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if in_string:
-            if ch == "\\" and i + 1 < len(line):
-                out.append("  ")
-                i += 2
-                continue
-            out.append('"' if ch == '"' else " ")
-            in_string = ch != '"'
-        elif ch == '"':
-            out.append('"')
-            in_string = True
-        elif ch == "#":
-            out.append(" " * (len(line) - i))
-            break
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 def indent_of(line: str) -> int:

@@ -159,15 +159,6 @@ def _code_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
-def code_only(line: str) -> str:
-    """``line`` without its comment, string literals blanked (same columns)."""
-    spans = _code_spans(line)
-    out = [" "] * (spans[-1][1] if spans else 0)
-    for begin, end in spans:
-        out[begin:end] = line[begin:end]
-    return "".join(out)
-
-
 def mangle_source(text: str) -> MangledSource:
     """Rename every :data:`UNSAFE` identifier outside strings and comments."""
     out_lines: list[str] = []

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebook2game.targets.rl.action_text import rl_to_action
 from rulebook2game.targets.rl.diagnostics import Diagnostic, page_diagnostic
+from rulebook2game.targets.rl.lexical import code_of
 from rulebook2game.targets.rl.names import rl_name
 
 _PLAY = re.compile(r"^\s*act\s+play\s*\(\s*\)\s*->\s*(?P<type>[A-Za-z_][A-Za-z0-9_]*)\s*:")
@@ -37,10 +38,6 @@ HOOKS: dict[str, tuple[str, str]] = {
 """Hook name -> (mangled name in the wrapper, the signature it must have)."""
 
 
-def _code(line: str) -> str:
-    return line.split("#", 1)[0].rstrip()
-
-
 def _lines(page: Path) -> list[str]:
     return page.read_text(encoding="utf-8", errors="replace").splitlines()
 
@@ -50,7 +47,7 @@ def find_play_page(root: Path, pages: list[Path]) -> str | Diagnostic:
     found: list[tuple[Path, int, str]] = []
     for page in pages:
         for number, line in enumerate(_lines(page), start=1):
-            match = _PLAY.match(_code(line))
+            match = _PLAY.match(code_of(line))
             if match:
                 found.append((page, number, match.group("type")))
     if not found:
@@ -77,7 +74,7 @@ def find_play_page(root: Path, pages: list[Path]) -> str | Diagnostic:
 
 def _marked_classes(lines: list[str], play_line: int) -> bool:
     for line in reversed(lines[: play_line - 1]):
-        code = _code(line).strip()
+        code = code_of(line).strip()
         if code:
             return code == "@classes"
     return False
@@ -179,7 +176,7 @@ def action_declaration(pages: list[Path], action: str) -> tuple[Path, int] | Non
     pattern = re.compile(rf"^\s*act\s+{re.escape(rl_name(action))}\s*\(")
     for page in pages:
         for number, line in enumerate(_lines(page), start=1):
-            if pattern.match(line) and "->" not in _code(line):
+            if pattern.match(line) and "->" not in code_of(line):
                 return page, number
     return None
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook2game.targets.rl.diagnostics import Diagnostic, page_diagnostic
-from rulebook2game.targets.rl.names import code_only
+from rulebook2game.targets.rl.lexical import code_mask
 
 _DEF = re.compile(
     r"^(?P<indent> *)(?:ext\s+)?(?P<kind>fun|act)\b\s*(?:<[^>]*>)?\s*(?P<name>\w+)\s*"
@@ -74,7 +74,7 @@ class _Page:
         self.path = page
         raw = page.read_text(encoding="utf-8", errors="replace").expandtabs(4).splitlines()
         self.raw = raw
-        self.code = [code_only(line).rstrip() for line in raw]
+        self.code = [code_mask(line).rstrip() for line in raw]
 
     def decl(self, kind: str, name: str, line: int, column: int) -> _Decl:
         return _Decl(kind, name, self.path, line, column, self.raw[line - 1].strip())
