@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rulebook2game.engine import CHANCE, Engine
+from rulebook2game.engine import Engine, random_step
 from rulebook2game.errors import CompileError, OracleError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
 from rulebook2game.targets import get_target
@@ -181,12 +181,7 @@ def bench_python(engine: Engine[Any], seconds: float, seed: int, max_steps: int)
         for _ in range(max_steps):
             if engine.is_terminal(state):
                 break
-            if engine.current_player(state) == CHANCE:
-                outcomes = engine.chance_outcomes(state)
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = rng.choice(engine.legal_actions(state))
-            state = engine.apply(state, action)
+            state = engine.apply(state, random_step(engine, state, rng))
             steps += 1
         games += 1
     return BenchRow(

@@ -13,6 +13,8 @@ ask ``is_terminal`` first.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
 CHANCE = -1
@@ -100,6 +102,22 @@ class ObservingEngine(Engine[S], Protocol[S]):
     def clone(self, state: S) -> S:
         """An independent copy of ``state`` (states are values: may return it)."""
         ...
+
+
+def draw_chance(outcomes: Sequence[tuple[str, float]], rng: random.Random) -> str:
+    """A chance outcome drawn with its probability."""
+    return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
+
+def random_step(engine: Engine[S], state: S, rng: random.Random) -> str:
+    """The uniform random playout's next action: chance by its odds, players uniformly.
+
+    Every random walk of the package (traces, bench, shrinking, lockstep, play) steps
+    this way, so one seed gives the same game whichever of them plays it.
+    """
+    if engine.current_player(state) == CHANCE:
+        return draw_chance(engine.chance_outcomes(state), rng)
+    return rng.choice(engine.legal_actions(state))
 
 
 class IllegalActionError(ValueError):

@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulebook2game.actions import parse_action
-from rulebook2game.engine import CHANCE, Engine
+from rulebook2game.engine import CHANCE, Engine, draw_chance
 from rulebook2game.errors import BadInputError, TraceFormatError
 
 FORMAT: Literal["rulebook2game-trace/1"] = "rulebook2game-trace/1"
@@ -259,8 +259,7 @@ def record_trace(
         player = engine.current_player(state)
         if player == CHANCE:
             outcomes = engine.chance_outcomes(state)
-            texts = [a for a, _ in outcomes]
-            action = rng.choices(texts, weights=[p for _, p in outcomes])[0]
+            action = draw_chance(outcomes, rng)
             rounded = tuple((a, round(p, 6)) for a, p in outcomes)
             steps.append(TraceStep(t=t, player=player, action=action, chance=rounded))
         else:

@@ -18,7 +18,7 @@ from typing import Any
 from rulebook2game.check.findings import action_name
 from rulebook2game.check.invariants import Observation, observe
 from rulebook2game.check.stepper import stepper_for
-from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.engine import CHANCE, Engine, IllegalActionError, draw_chance
 from rulebook2game.errors import EngineFault
 from rulebook2game.trace import PROBABILITY_TOLERANCE
 
@@ -119,9 +119,7 @@ Policy = Callable[[Observation, random.Random], str]
 
 def uniform(obs: Observation, rng: random.Random) -> str:
     """Chance by its probabilities, players uniformly among their legal actions."""
-    if obs.player == CHANCE:
-        return rng.choices([a for a, _ in obs.chance], [p for _, p in obs.chance])[0]
-    return rng.choice(obs.legal)
+    return draw_chance(obs.chance, rng) if obs.player == CHANCE else rng.choice(obs.legal)
 
 
 def lopsided(first: bool, strength: float = LOPSIDED) -> Policy:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.engine import CHANCE, Engine, IllegalActionError, random_step
 from rulebook2game.errors import EngineFault
 from rulebook2game.trace import Trace, TraceEnd, TraceHeader, TraceStep
 
@@ -306,11 +306,7 @@ def random_prefix(
     for _ in range(max_steps):
         if engine.is_terminal(state):
             break
-        if engine.current_player(state) == CHANCE:
-            outcomes = engine.chance_outcomes(state)
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(engine.legal_actions(state))
+        action = random_step(engine, state, rng)
         state = engine.apply(state, action)
         actions.append(action)
         states.append(state)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebook2game.check.replay import replay
-from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.engine import CHANCE, Engine, IllegalActionError, draw_chance
 from rulebook2game.errors import EngineFault
 from rulebook2game.trace import PROBABILITY_TOLERANCE, Trace
 
@@ -210,10 +210,7 @@ def _start_both(old: AnyEngine, new: AnyEngine) -> tuple[Any, Any] | StepDiffere
 
 
 def _choose(obs: Observation, rng: random.Random) -> str:
-    if obs.player == CHANCE:
-        texts = [a for a, _ in obs.chance]
-        return rng.choices(texts, weights=[p for _, p in obs.chance])[0]
-    return rng.choice(obs.legal)
+    return draw_chance(obs.chance, rng) if obs.player == CHANCE else rng.choice(obs.legal)
 
 
 def lockstep(

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError, draw_chance
 from rulebook2game.play.bots import Bot
 from rulebook2game.play.resolve import PlayError
 from rulebook2game.play.seat_view import hides_something, move_seen_by, seat_view
@@ -164,9 +164,7 @@ class Table:
                 break
             mover = self.to_move
             if mover == CHANCE:
-                outcomes = self.engine.chance_outcomes(self.state)
-                texts = [a for a, _ in outcomes]
-                action = self.rng.choices(texts, weights=[p for _, p in outcomes])[0]
+                action = draw_chance(self.engine.chance_outcomes(self.state), self.rng)
                 made.append(self._push(action, "chance"))
             else:
                 action = self.bots[mover].choose(self.engine, self.state, mover, self.rng)
