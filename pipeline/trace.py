@@ -35,6 +35,8 @@ FORMAT: Literal["rulebook2game-trace/1"] = "rulebook2game-trace/1"
 S = TypeVar("S")
 PROBABILITY_TOLERANCE = 1e-4
 """Recorded probabilities are rounded; two probabilities closer than this are equal."""
+RETURNS_TOLERANCE = 1e-6
+"""How far two returns may differ and still be equal (replay, scenarios, lockstep, diff)."""
 
 
 class _Record(BaseModel):

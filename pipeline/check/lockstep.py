@@ -20,9 +20,8 @@ from rulebook2game.check.invariants import Observation, observe
 from rulebook2game.check.stepper import stepper_for
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError, draw_chance
 from rulebook2game.errors import EngineFault
-from rulebook2game.trace import PROBABILITY_TOLERANCE
+from rulebook2game.trace import PROBABILITY_TOLERANCE, RETURNS_TOLERANCE
 
-RETURNS_TOLERANCE = 1e-6
 LOPSIDED = 0.99
 """How often a lopsided walk plays its preferred action name."""
 LOPSIDED_CHANCE = 0.9

@@ -13,11 +13,9 @@ from typing import TypeVar
 
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault
-from rulebook2game.trace import PROBABILITY_TOLERANCE, Trace
+from rulebook2game.trace import PROBABILITY_TOLERANCE, RETURNS_TOLERANCE, Trace
 
 S = TypeVar("S")
-
-RETURNS_TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True)

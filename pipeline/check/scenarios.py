@@ -65,12 +65,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rulebook2game.actions import parse_action
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault, Rulebook2GameError
-from rulebook2game.trace import PROBABILITY_TOLERANCE, write_text_atomic
+from rulebook2game.trace import PROBABILITY_TOLERANCE, RETURNS_TOLERANCE, write_text_atomic
 
 SCENARIO_DIR = "scenarios"
 SUFFIX = ".toml"
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-RETURNS_TOLERANCE = 1e-6
 
 
 class _Model(BaseModel):

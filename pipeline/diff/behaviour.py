@@ -20,25 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook2game.check.invariants import Observation, observe
+from rulebook2game.check.lockstep import compare_observations
 from rulebook2game.check.replay import replay
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError, draw_chance
 from rulebook2game.errors import EngineFault
 from rulebook2game.trace import PROBABILITY_TOLERANCE, Trace
 
-RETURNS_TOLERANCE = 1e-6
-
 AnyEngine = Engine[Any]
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What an engine shows at one state."""
-
-    terminal: bool
-    player: int
-    legal: tuple[str, ...]
-    chance: tuple[tuple[str, float], ...]
-    returns: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -84,18 +73,6 @@ class Walk:
     """A shortest action sequence found that shows the same kind of difference."""
 
 
-def observe(engine: AnyEngine, state: Any) -> Observation:
-    """Everything the comparison looks at, in one record."""
-    terminal = engine.is_terminal(state)
-    if terminal:
-        return Observation(True, engine.current_player(state), (), (), tuple(engine.returns(state)))
-    player = engine.current_player(state)
-    if player == CHANCE:
-        outcomes = tuple((a, float(p)) for a, p in sorted(engine.chance_outcomes(state)))
-        return Observation(False, player, (), outcomes, ())
-    return Observation(False, player, tuple(sorted(engine.legal_actions(state))), (), ())
-
-
 def _gained_lost(old: Sequence[str], new: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted(set(new) - set(old))), tuple(sorted(set(old) - set(new)))
 
@@ -114,40 +91,35 @@ def _compare_chance(old: Observation, new: Observation) -> tuple[str, str] | Non
 def compare(
     old: Observation, new: Observation, step: int, prefix: tuple[str, ...]
 ) -> StepDifference | None:
-    """The difference between two observations of the same step, if any."""
-    if old.terminal != new.terminal:
+    """The difference between two observations of the same step, if any.
+
+    Whether they differ is decided by the checks' own comparison
+    (:func:`rulebook2game.check.lockstep.compare_observations`, the old side in the
+    reference's place), so ``check`` and ``diff`` never disagree about it; this only
+    words the difference for a reviewer of two versions.
+    """
+    mismatch = compare_observations(old, new)
+    if mismatch is None:
+        return None
+    what = mismatch.what
+    if what == "terminal":
         return StepDifference(
             step, "terminal", _terminal_text(old), _terminal_text(new), prefix=prefix
         )
-    if old.terminal:
-        if len(old.returns) != len(new.returns) or any(
-            not math.isclose(a, b, abs_tol=RETURNS_TOLERANCE)
-            for a, b in zip(old.returns, new.returns, strict=False)
-        ):
-            return StepDifference(
-                step, "returns", str(list(old.returns)), str(list(new.returns)), prefix=prefix
-            )
-        return None
-    if old.player != new.player:
+    if what == "returns":
+        return StepDifference(
+            step, "returns", str(list(old.returns)), str(list(new.returns)), prefix=prefix
+        )
+    if what == "player":
         return StepDifference(step, "player", str(old.player), str(new.player), prefix=prefix)
-    if old.player == CHANCE:
-        problem = _compare_chance(old, new)
-        if problem is None:
-            return None
+    if what == "chance":
+        problem = _compare_chance(old, new) or (mismatch.expected, mismatch.actual)
         gained, lost = _gained_lost([a for a, _ in old.chance], [a for a, _ in new.chance])
         return StepDifference(step, "chance", problem[0], problem[1], gained, lost, prefix)
-    if old.legal != new.legal:
-        gained, lost = _gained_lost(old.legal, new.legal)
-        return StepDifference(
-            step,
-            "legal",
-            f"{len(old.legal)} legal",
-            f"{len(new.legal)} legal",
-            gained,
-            lost,
-            prefix,
-        )
-    return None
+    gained, lost = _gained_lost(old.legal, new.legal)
+    return StepDifference(
+        step, "legal", f"{len(old.legal)} legal", f"{len(new.legal)} legal", gained, lost, prefix
+    )
 
 
 def _terminal_text(obs: Observation) -> str:
