@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 from rulebook2game.check import findings as fk
 from rulebook2game.check.findings import Finding, PageIndex
@@ -27,14 +27,7 @@ from rulebook2game.workspace import Workspace, open_workspace
 STAGE = "against"
 
 
-def _row(status: str, started: float, summary: str, **stats: Any) -> StageResult:
-    return StageResult(
-        name=STAGE,
-        status=status,  # type: ignore[arg-type]
-        seconds=round(time.perf_counter() - started, 3),
-        summary=summary,
-        stats=stats,
-    )
+_row = partial(StageResult.since, STAGE)
 
 
 def _other_side(finding: Finding, index: PageIndex, label: str) -> Finding:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rulebook2game.check.findings import Finding
@@ -199,11 +200,4 @@ def _trace(ctx: StageContext, engine: Any, actions: list[str], players: list[int
     return Trace(header, steps, TraceEnd(terminal=False))
 
 
-def _row(status: str, started: float, summary: str, **stats: Any) -> StageResult:
-    return StageResult(
-        name="leak",
-        status=status,  # type: ignore[arg-type]
-        seconds=round(time.perf_counter() - started, 3),
-        summary=summary,
-        stats=stats,
-    )
+_row = partial(StageResult.since, "leak")

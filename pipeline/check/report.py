@@ -8,6 +8,7 @@ command line.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -101,6 +102,19 @@ class StageResult(_Model):
     seconds: float = 0.0
     summary: str = ""
     stats: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def since(
+        cls, name: str, status: str, started: float, summary: str, **stats: Any
+    ) -> StageResult:
+        """A stage's row, timed from ``started`` (a :func:`time.perf_counter` reading)."""
+        return cls(
+            name=name,
+            status=status,  # type: ignore[arg-type]
+            seconds=round(time.perf_counter() - started, 3),
+            summary=summary,
+            stats=stats,
+        )
 
 
 class Coverage(_Model):

@@ -78,14 +78,7 @@ class StageOutcome:
 Stage = Callable[[CheckContext], StageOutcome]
 
 
-def _result(name: str, status: str, started: float, summary: str, **stats: Any) -> StageResult:
-    return StageResult(
-        name=name,
-        status=status,  # type: ignore[arg-type]
-        seconds=round(time.perf_counter() - started, 3),
-        summary=summary,
-        stats=stats,
-    )
+_result = StageResult.since
 
 
 def compile_stage(ctx: CheckContext) -> StageOutcome:

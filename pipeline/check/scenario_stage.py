@@ -9,7 +9,7 @@ for the format.
 from __future__ import annotations
 
 import time
-from typing import Any
+from functools import partial
 
 from rulebook2game.check.findings import SCENARIO, Finding, SectionRef, cited_sections
 from rulebook2game.check.report import StageResult
@@ -29,14 +29,7 @@ _LEGAL_WHATS = {"allowed": "legal", "forbidden": "legal", "illegal": "legal"}
 """Failures about which actions are offered: their preconditions are involved."""
 
 
-def _row(status: str, started: float, summary: str, **stats: Any) -> StageResult:
-    return StageResult(
-        name="scenarios",
-        status=status,  # type: ignore[arg-type]
-        seconds=round(time.perf_counter() - started, 3),
-        summary=summary,
-        stats=stats,
-    )
+_row = partial(StageResult.since, "scenarios")
 
 
 def scenarios(ctx: StageContext) -> StageReturn:

@@ -57,14 +57,7 @@ class StageContext(Protocol):
         ...
 
 
-def _row(name: str, status: str, started: float, summary: str, **stats: Any) -> StageResult:
-    return StageResult(
-        name=name,
-        status=status,  # type: ignore[arg-type]
-        seconds=round(time.perf_counter() - started, 3),
-        summary=summary,
-        stats=stats,
-    )
+_row = StageResult.since
 
 
 def _skip(ctx: StageContext, name: str, started: float, count: int) -> StageResult | None:
