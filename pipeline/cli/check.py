@@ -59,12 +59,14 @@ def check(
         ),
     ] = None,
 ) -> None:
-    """Compile, fuzz, replay every golden trace, compare with the oracle; exit 0 only if clean.
+    """Compile, fuzz, replay traces and scenarios, compare with the oracle; exit 0 if clean.
 
-    Every finding comes with a minimal counterexample and the pages involved. With
-    --against, the game is also walked in lockstep with another translation of it
-    (any target), and each difference names both sides' pages. The report is printed
-    and written to GAME_DIR/reports/check.json and check.md.
+    Every finding comes with a minimal counterexample and the pages involved. The
+    verdict line names the evidence behind it. The report is printed and written to
+    GAME_DIR/reports/check.json and check.md.
+
+    Another translation of the game (any target), given with the against option, is
+    walked in lockstep with this one; each difference names both sides' pages.
     """
     with fail_cleanly():
         ws = open_workspace(game_dir)
