@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rulebook2game.engine import Engine, random_step
 from rulebook2game.errors import CompileError, OracleError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
+from rulebook2game.oracle.game_binding import game_oracle_spec, register_python_engine
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import Workspace
@@ -332,6 +333,10 @@ def bench_workspace(
     config = ws.config()
     get_target(config.target)  # an unknown target fails here, before anything runs
     oracle_name = openspiel_name(config.oracle) if config.oracle is not None else None
+    own = game_oracle_spec(ws.root)
+    if oracle_name is not None and own is not None:
+        register_python_engine(ws.root, own)  # the game's own engine, if it brings one
+        oracle_name = own.engine
     if oracle_name is not None:
         require_openspiel_game(oracle_name)  # before spending seconds on the other engines
     limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS

@@ -34,7 +34,7 @@ def golden_traces(game_dir: Path) -> dict[str, Trace]:
     config = open_workspace(game_dir).config()
     if config.oracle is None:
         raise SystemExit(f"{game_dir}: game.toml names no oracle")
-    engine = load_oracle(config.oracle)
+    engine = load_oracle(config.oracle, game_dir)
     limit = config.max_game_length or 10_000
     out: dict[str, Trace] = {}
     for seed in SEEDS.get(config.name, DEFAULT_SEEDS):

@@ -56,7 +56,7 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     if ctx.config.oracle is None:
         return _row("skipped", started, "no reference engine to say what a player may see"), ()
     try:
-        oracle = load_oracle(ctx.config.oracle)
+        oracle = load_oracle(ctx.config.oracle, ctx.workspace.root)
     except Rulebook2GameError as exc:
         return _row("error", started, f"reference engine: {exc}"), ()
     if not hasattr(oracle, "information_state"):

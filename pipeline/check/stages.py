@@ -127,7 +127,7 @@ def oracle(ctx: StageContext) -> StageReturn:
     if not ctx.config.oracle:
         return _row("oracle", "skipped", started, "no oracle in game.toml"), ()
     try:
-        reference = load_oracle(ctx.config.oracle)
+        reference = load_oracle(ctx.config.oracle, ctx.workspace.root)
     except Rulebook2GameError as exc:
         return _row("oracle", "error", started, str(exc)), ()
     if reference.players != ctx.engine.players:

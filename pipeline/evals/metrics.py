@@ -116,7 +116,7 @@ def oracle_agreement(
     from rulebook2game.oracle import load_oracle
 
     try:
-        reference: Engine[Any] = load_oracle(binding)
+        reference: Engine[Any] = load_oracle(binding, ws.root)
     except Rulebook2GameError:
         return None
     with compile_game(ws.root) as built:
