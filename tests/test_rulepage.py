@@ -252,8 +252,9 @@ def test_gold_tic_tac_toe_passes_every_check(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_every_gold_rulepage_game_passes_regress() -> None:
-    result = regress(GOLD, RegressSettings(seed=0, fuzz_playouts=50, oracle_trajectories=10))
+def test_every_gold_rulepage_game_passes_regress(tmp_path: Path) -> None:
+    gold = shutil.copytree(GOLD, tmp_path / "rulepage", ignore=_BUILDS)  # links followed
+    result = regress(gold, RegressSettings(seed=0, fuzz_playouts=50, oracle_trajectories=10))
     assert {g.game for g in result.games} >= {"tic_tac_toe", "connect_four", "pig", "breakthrough"}
     assert result.ok, [g.first_finding for g in result.games if not g.ok]
 
@@ -300,11 +301,10 @@ def test_check_against_walks_two_translations_in_lockstep(tmp_path: Path) -> Non
 
     from rulebook2game.cli import app
 
-    rl_side = CORPORA_DIR / "tic_tac_toe"
+    rl_side = shutil.copytree(CORPORA_DIR / "tic_tac_toe", tmp_path / "rl_ttt", ignore=_BUILDS)
+    rp_side = shutil.copytree(GOLD / "tic_tac_toe", tmp_path / "rp_ttt", ignore=_BUILDS)
     args = ["--fuzz", "0", "--oracle-runs", "10"]
-    same = CliRunner().invoke(
-        app, ["check", str(GOLD / "tic_tac_toe"), "--against", str(rl_side), *args]
-    )
+    same = CliRunner().invoke(app, ["check", str(rp_side), "--against", str(rl_side), *args])
     assert same.exit_code == 0, same.output
     assert "vs " in same.output and "0 difference(s)" in same.output
     broken = _copy("tic_tac_toe", tmp_path)
@@ -391,7 +391,8 @@ def test_diff_walks_an_rl_and_a_rulepage_translation(tmp_path: Path) -> None:
 
     from rulebook2game.cli import app
 
-    rl_side, rp_side = CORPORA_DIR / "tic_tac_toe", GOLD / "tic_tac_toe"
+    rl_side = shutil.copytree(CORPORA_DIR / "tic_tac_toe", tmp_path / "rl_ttt", ignore=_BUILDS)
+    rp_side = shutil.copytree(GOLD / "tic_tac_toe", tmp_path / "rp_ttt", ignore=_BUILDS)
     args = ["diff", str(rl_side), str(rp_side), "--walks", "5", "--format", "json"]
     out = tmp_path / "diff.json"
     result = CliRunner().invoke(app, [*args, "-o", str(out)])
