@@ -144,3 +144,23 @@ def test_fun_invariants_are_not_mutated() -> None:
     assert total == len(mutants) > 0
     assert [m for m in mutants if m.page == "board" and m.line in body] == []
     assert any(m.page == "board" and m.line < start for m in mutants)
+
+
+def test_every_reviewed_equivalent_still_names_a_line_of_its_page() -> None:
+    # A review whose line is gone would silently stop matching (and so stop explaining).
+    import tomllib
+
+    reviews = tomllib.loads(
+        (CORPORA_DIR.parent / "evals" / "mutants" / "equivalent.toml").read_text()
+    )
+    stale = []
+    for game, entries in reviews.items():
+        for entry in entries:
+            pages = [
+                *(CORPORA_DIR / game / "pages").glob(f"{entry['page']}.*"),
+                *(CORPORA_DIR / "rulepage" / game / "pages").glob(f"{entry['page']}.*"),
+            ]
+            lines = {line.strip() for page in pages for line in page.read_text().splitlines()}
+            if entry["before"] not in lines:
+                stale.append(f"{game}/{entry['page']}: {entry['before']}")
+    assert stale == []

@@ -16,15 +16,16 @@ const CLUBS = 0
 const DIAMONDS = 1
 const HEARTS = 2
 const SPADES = 3
+const SUITS = 4  # card = SUITS * rank + suit (rules 2.1)
 
 const TWO_OF_CLUBS = 0
 const QUEEN_OF_SPADES = 43
 
 fun suit_of(Int card) -> Int:
-    return card % 4
+    return card % SUITS
 
 fun rank_of(Int card) -> Int:
-    return card / 4
+    return card / SUITS
 
 cls Table:
     # hands[p].value[card]: player p holds the card; only player p sees hands[p]

@@ -5,12 +5,14 @@ import cards
 import hand
 
 const ALL_POINTS = 26
+const HEART_POINTS = 1
+const QUEEN_OF_SPADES_POINTS = 13
 
 fun penalty_of(Int card) -> Int:
     if suit_of(card) == HEARTS:
-        return 1
+        return HEART_POINTS
     if card == QUEEN_OF_SPADES:
-        return 13
+        return QUEEN_OF_SPADES_POINTS
     return 0
 
 fun moon_shooter(Table t) -> Int:
