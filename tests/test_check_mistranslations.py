@@ -76,7 +76,8 @@ CASES = [
       "if suit_of(card) == HEARTS:", 118),
     M("hearts", "extra", "tricks", "            return suit_of(card) == t.led_suit",
       "            return true", 75),
-    M("hearts", "scoring", "scoring", "        return 13", "        return 12", 118),
+    M("hearts", "scoring", "scoring", "QUEEN_OF_SPADES_POINTS = 13",
+      "QUEEN_OF_SPADES_POINTS = 12", 118),
     M("hearts", "order", "tricks", "t.current = t.winner", "t.current = t.leader", 75),
 ]
 # fmt: on

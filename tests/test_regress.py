@@ -36,7 +36,7 @@ BREAKS: dict[str, tuple[str, str, str]] = {
         "reached_rank == far_rank(player)",
         "reached_rank == far_rank(1 - player)",
     ),
-    "hearts": ("scoring", "        return 13", "        return 12"),
+    "hearts": ("scoring", "QUEEN_OF_SPADES_POINTS = 13", "QUEEN_OF_SPADES_POINTS = 12"),
 }
 
 
