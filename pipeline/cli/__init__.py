@@ -21,6 +21,7 @@ from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
 from rulebook2game.cli import regress as _regress
 from rulebook2game.cli import tool as _tool
+from rulebook2game.cli import traces as _traces
 
 app = typer.Typer(
     name="rulebook2game",
@@ -39,6 +40,7 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _check.register,
     _diff.register,
     _regress.register,
+    _traces.register,
     _eval.register,
     _bench.register,
 )
