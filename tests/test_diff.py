@@ -66,11 +66,15 @@ def test_behaviour_diff_names_the_first_divergent_step(
     old, _, result = five_in_a_row
     behaviour = result.behaviour
     assert behaviour is not None and behaviour.compiled and behaviour.changed
-    first = behaviour.traces[0]
-    trace = read_trace(old / "traces" / "seed_01.jsonl")
-    # The golden game ended with a line of four on its last drop: the old engine
+    golden = {f"trace {p.name}": read_trace(p) for p in sorted((old / "traces").glob("*.jsonl"))}
+    assert [t.label for t in behaviour.traces] == list(golden)
+    drawn = [t for t in behaviour.traces if golden[t.label].end.returns == (0.0, 0.0)]
+    # A drawn game has no line of four, so none of five either: both engines agree.
+    assert drawn and all(t.difference is None for t in drawn)
+    first = next(t for t in behaviour.traces if t not in drawn)
+    trace = golden[first.label]
+    # A won golden game ended with a line of four on its last drop: the old engine
     # stops there, the new one plays on.
-    assert first.label == "trace seed_01.jsonl"
     assert first.old_replay is None and first.new_replay is not None
     assert first.difference is not None
     assert first.difference.step == len(trace.steps)

@@ -16,6 +16,7 @@ from rulebook2game.mutate import read_pages
 from rulebook2game.mutate.listed import listed_mutants
 from rulebook2game.oracle import load_oracle
 from rulebook2game.trace import Trace, TraceEnd, TraceHeader, TraceStep, read_trace
+from rulebook2game.traces.adequacy import kill_sets
 from rulebook2game.traces.coverage import game_coverage
 from rulebook2game.traces.search import SELECTION_FILE, oracle_candidates, walk_of
 from rulebook2game.traces.select import (
@@ -34,17 +35,17 @@ GAMES = sorted(p.name for p in CORPORA.iterdir() if (p / "game.toml").is_file())
 
 
 def test_ending_signatures_tell_draws_wins_and_moon_shots_apart() -> None:
-    assert ending_of([0.0, 0.0]) == "draw, sum 0"
-    assert ending_of([1.0, -1.0]) == "seat 0 best, sum 0"
-    assert ending_of([-1.0, 1.0]) == "seat 1 best, sum 0"
+    assert ending_of([0.0, 0.0]) == "draw (sum 0)"
+    assert ending_of([1.0, -1.0]) == "seat 0 best (sum 0)"
+    assert ending_of([-1.0, 1.0]) == "seat 1 best (sum 0)"
     assert ending_of(None) == "unfinished"
     # Hearts: an ordinary hand sums to 78, a moon shot to 26; a shared first place
     # covers each of its seats.
-    assert ending_of([26.0, 13.0, 26.0, 13.0]) == "seat 0+2 best, sum 78"
-    assert ending_features([0.0, 26.0, 0.0, 0.0]) == {"ending: seat 1 best, sum 26"}
+    assert ending_of([26.0, 13.0, 26.0, 13.0]) == "seat 0+2 best (sum 78)"
+    assert ending_features([0.0, 26.0, 0.0, 0.0]) == {"ending: seat 1 best (sum 26)"}
     assert ending_features([26.0, 13.0, 26.0, 13.0]) == {
-        "ending: seat 0 best, sum 78",
-        "ending: seat 2 best, sum 78",
+        "ending: seat 0 best (sum 78)",
+        "ending: seat 2 best (sum 78)",
     }
 
 
@@ -85,13 +86,13 @@ def test_the_search_finds_the_connect_four_draw_that_seeded_play_missed() -> Non
     engine = load_oracle("openspiel:connect_four")
     candidates = oracle_candidates(engine, game="connect_four", walks=3000, max_steps=42)
     universe = frozenset().union(*(c.features for c in candidates))
-    assert "ending: draw, sum 0" in universe
+    assert "ending: draw (sum 0)" in universe
     chosen = greedy_cover(candidates)
     endings = {f for f in chosen.covered if f.startswith("ending: ")}
     assert endings == {
-        "ending: draw, sum 0",
-        "ending: seat 0 best, sum 0",
-        "ending: seat 1 best, sum 0",
+        "ending: draw (sum 0)",
+        "ending: seat 0 best (sum 0)",
+        "ending: seat 1 best (sum 0)",
     }
 
 
@@ -114,9 +115,9 @@ def test_golden_traces_rerecord_from_their_walk_and_cover_every_ending_found(gam
 
 def test_corpus_traces_close_the_known_holes() -> None:
     c4 = game_coverage(CORPORA / "connect_four")
-    assert "draw, sum 0" in c4.endings
+    assert "draw (sum 0)" in c4.endings
     hearts = game_coverage(CORPORA / "hearts")
-    assert {f"seat {s} best, sum 26" for s in range(4)} <= set(hearts.endings)
+    assert {f"seat {s} best (sum 26)" for s in range(4)} <= set(hearts.endings)
 
 
 def test_coverage_says_when_the_traces_are_not_the_measured_ones(tmp_path: Path) -> None:
@@ -178,3 +179,33 @@ def test_traces_command_rejects_a_missing_source(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "no such file" in result.output
+
+
+@pytest.mark.slow
+def test_kill_sets_replay_each_candidate_through_the_mutant_and_cache_the_answers(
+    tmp_path: Path,
+) -> None:
+    game = shutil.copytree(CORPORA / "connect_four", tmp_path / "c4", ignore=_no_build)
+    pages = read_pages(game / "pages")
+    draw_rule = [
+        m
+        for m in listed_mutants(LISTED, "connect_four", pages)
+        if m.id.endswith("draw-scores-loss")
+    ]
+    engine = load_oracle("openspiel:connect_four")
+    candidates = oracle_candidates(engine, game="connect_four", walks=3000, max_steps=42)
+    drawn = next(c for c in candidates if "ending: draw (sum 0)" in c.features)
+    won = next(c for c in candidates if "ending: seat 0 best (sum 0)" in c.features)
+    traces = {"won": won.trace, "drawn": drawn.trace}
+    cache = tmp_path / "cache.json"
+    kills = kill_sets(game, pages, draw_rule, traces, first=["won"], cache=cache)
+    result = kills[draw_rule[0].id]
+    # The win does not kill it, so every other candidate is replayed: the draw does.
+    assert result.compiled and result.killers == {"drawn"} and result.complete
+    assert not (game / "build" / "adequacy").exists() or not any(
+        (game / "build" / "adequacy").iterdir()
+    )
+    # Answered from the cache: without the pages on disk nothing could be compiled.
+    shutil.rmtree(game / "pages")
+    again = kill_sets(game, pages, draw_rule, traces, first=["won"], cache=cache)
+    assert again[draw_rule[0].id] == result

@@ -55,7 +55,7 @@ class TraceCoverage:
     def lines(self) -> list[str]:
         """Human-readable lines (one per aspect, uncovered items named)."""
         out = [
-            f"endings {len(self.endings)}: {', '.join(self.endings) or 'none'}"
+            f"endings {len(self.endings)}: {'; '.join(self.endings) or 'none'}"
             + _missing(self.endings_missing),
             f"actions {len(self.actions)}/{len(self.actions) + len(self.actions_missing)}"
             + _missing(self.actions_missing)
@@ -70,7 +70,7 @@ class TraceCoverage:
             out.append(
                 f"page mutants killed by replay {killed}/{total}"
                 + (f" (short: {', '.join(weak)})" if weak else "")
-                + f"; rules cited by exercised pages {len(self.rules)}"
+                + f"; rules cited by exercised pages: {', '.join(self.rules) or 'none'}"
                 + _missing(self.rules_missing)
             )
         return out
@@ -86,7 +86,7 @@ def _missing(items: tuple[str, ...]) -> str:
     if not items:
         return ""
     more = f", +{len(items) - SHOWN}" if len(items) > SHOWN else ""
-    return f" (none reach: {', '.join(items[:SHOWN])}{more})"
+    return f" (none reach: {'; '.join(items[:SHOWN])}{more})"
 
 
 def _declared(game_dir: Path) -> tuple[list[str], list[str]]:

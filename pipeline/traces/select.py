@@ -43,9 +43,9 @@ def ending_of(returns: Sequence[float] | None) -> str:
     total = _number(math.fsum(returns) + 0.0)
     best = max(returns)
     if all(math.isclose(r, best, abs_tol=1e-9) for r in returns):
-        return f"draw, sum {total}"
+        return f"draw (sum {total})"
     seats = [i for i, r in enumerate(returns) if math.isclose(r, best, abs_tol=1e-9)]
-    return f"seat {'+'.join(map(str, seats))} best, sum {total}"
+    return f"seat {'+'.join(map(str, seats))} best (sum {total})"
 
 
 def ending_features(returns: Sequence[float] | None) -> frozenset[str]:
