@@ -15,7 +15,8 @@ with the golden traces of ``--before`` (a git revision) and with the current one
 
 A mutant is killed when any stage finds something, so each verdict is "the replay
 kills it, or the seeded fuzz and oracle passes do". The replay part is measured by
-``rulebook2game.traces.adequacy.kill_sets`` (stopping at the first killing trace); the
+``rulebook2game.traces.adequacy.kill_sets`` (one compile per mutant, every old and new
+trace replayed through it); the
 fuzz and oracle passes, which do not read the traces, run once per mutant and budget,
 and only for mutants that some replay leaves alive. Both are cached under
 ``GAME_DIR/build/``, so a rerun costs only what changed. ``--sample N`` keeps a seeded
@@ -40,7 +41,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from rulebook2game.check import run as check_run
-from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.mutate import Mutant, materialize, read_pages
 from rulebook2game.mutate.listed import listed_mutants
 from rulebook2game.targets.rl.compile import check_syntax
@@ -54,8 +55,7 @@ REPORT = ROOT / "evals" / "reports" / "mutants.md"
 LISTED = ROOT / "evals" / "mutants" / "semantic.toml"
 CHECK = (1000, 200)
 REGRESS = (100, 20)
-START = "<!-- regress-vs-check: start -->"
-END = "<!-- regress-vs-check: end -->"
+MARK = "<!-- regress-vs-check{}: {} -->"
 
 
 def traces_at(rev: str, game_dir: Path) -> dict[str, Trace]:
@@ -128,6 +128,7 @@ class Verdicts:
     replay_old: dict[str, bool]
     replay_new: dict[str, bool]
     fo: dict[tuple[str, tuple[int, int]], bool]
+    has_old: bool = True
 
     def kills(self, mid: str, new: bool, budget: tuple[int, int]) -> bool:
         replayed = (self.replay_new if new else self.replay_old)[mid]
@@ -138,14 +139,24 @@ def measure(game_dir: Path, mutants: list[Mutant], old: dict[str, Trace], worker
     pages = read_pages(game_dir / "pages")
     cache = game_dir / "build" / "trace-adequacy.json"
     new = {p.stem: read_trace(p) for p in sorted((game_dir / "traces").glob("*.jsonl"))}
-    before = game_dir / "build" / "regress-vs-check-replay.json"
-    ks_old = kill_sets(
-        game_dir, pages, mutants, old, first=list(old), cache=before, workers=workers
-    )
-    ks_new = kill_sets(game_dir, pages, mutants, new, first=list(new), cache=cache, workers=workers)
-    compiled = {m.id: ks_new[m.id].compiled for m in mutants}
-    replay_old = {m.id: bool(ks_old[m.id].killers) for m in mutants}
-    replay_new = {m.id: bool(ks_new[m.id].killers) for m in mutants}
+    if old:
+        # One compile per mutant: every old and new trace is replayed through it.
+        both = {**{f"old:{n}": t for n, t in old.items()}}
+        both.update({f"new:{n}": t for n, t in new.items()})
+        ks = kill_sets(game_dir, pages, mutants, both, cache=cache, workers=workers)
+    else:
+        # In the order the recording picked them: its cached answers are then enough.
+        record = json.loads((game_dir / "traces" / "selection.json").read_text())
+        order = [t["file"][: -len(".jsonl")] for t in record["traces"]]
+        named = {f"new:{n}": new[n] for n in order if n in new}
+        ks = kill_sets(
+            game_dir, pages, mutants, named, first=list(named), cache=cache, workers=workers
+        )
+    compiled = {m.id: ks[m.id].compiled for m in mutants}
+    replay_old = {m.id: any(k.startswith("old:") for k in ks[m.id].killers) for m in mutants}
+    if not old:  # no old traces: only the current ones decide
+        replay_old = {m.id: any(k.startswith("new:") for k in ks[m.id].killers) for m in mutants}
+    replay_new = {m.id: any(k.startswith("new:") for k in ks[m.id].killers) for m in mutants}
     fo_cache_path = game_dir / "build" / "regress-vs-check.json"
     fo_cache = json.loads(fo_cache_path.read_text()) if fo_cache_path.is_file() else {}
     jobs = []
@@ -171,7 +182,7 @@ def measure(game_dir: Path, mutants: list[Mutant], old: dict[str, Trace], worker
             value = fo_cache.get(f"{mutant_key(pages, m)}:{budget[0]}:{budget[1]}")
             if value is not None:
                 fo[(m.id, budget)] = bool(value)
-    return Verdicts(compiled, replay_old, replay_new, fo)
+    return Verdicts(compiled, replay_old, replay_new, fo, bool(old))
 
 
 def row(game: str, label: str, mutants: list[Mutant], v: Verdicts) -> tuple[str, list[str]]:
@@ -183,12 +194,12 @@ def row(game: str, label: str, mutants: list[Mutant], v: Verdicts) -> tuple[str,
     cb, rb = count(False, CHECK), count(False, REGRESS)
     ca, ra = count(True, CHECK), count(True, REGRESS)
     gap = sorted(ca - ra)
+    before = [f"{len(cb)}", f"{len(rb & cb)}/{len(cb)}"] if v.has_old else ["-", "-"]
     cells = [
         game,
         label,
         str(len(ids)),
-        f"{len(cb)}",
-        f"{len(rb & cb)}/{len(cb)}",
+        *before,
         f"{len(ca)}",
         f"{len(ra & ca)}/{len(ca)}",
         f"{sum(v.replay_new[i] for i in ids)}",
@@ -204,7 +215,9 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=0, help="operator mutants per game (0: all)")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument(
-        "--before-only", action="store_true", help="only measure the old traces' replay (cache)"
+        "--after-only",
+        action="store_true",
+        help="every operator mutant, current traces only (answers cached by the recording)",
     )
     args = parser.parse_args()
     dirs = args.games or sorted(p.parent for p in (ROOT / "corpora").glob("*/game.toml"))
@@ -217,50 +230,58 @@ def main() -> int:
     for game_dir in dirs:
         name = open_workspace(game_dir).config().name
         operators = rule_mutants(game_dir)
-        if args.sample and args.sample < len(operators):
+        if args.sample and args.sample < len(operators) and not args.after_only:
             keep = sorted(random.Random(0).sample(range(len(operators)), args.sample))
             operators = [operators[i] for i in keep]
-        listed = listed_mutants(LISTED, name, read_pages(game_dir / "pages"))
-        old = traces_at(args.before, game_dir)
-        if args.before_only:
-            pages = read_pages(game_dir / "pages")
-            cache = game_dir / "build" / "regress-vs-check-replay.json"
-            ms = operators + listed
-            kill_sets(game_dir, pages, ms, old, first=list(old), cache=cache, workers=args.workers)
-            print(f"{name}: replayed the old traces on {len(ms)} mutants", file=sys.stderr)
-            continue
+        try:
+            listed = listed_mutants(LISTED, name, read_pages(game_dir / "pages"))
+        except BadInputError as exc:  # the pages moved on: say so, measure the rest
+            print(f"warning: {exc}", file=sys.stderr)
+            listed = []
+        old = {} if args.after_only else traces_at(args.before, game_dir)
         v = measure(game_dir, operators + listed, old, args.workers)
         for label, ms in (("operators", operators), ("listed", listed)):
             text, gap = row(name, label, ms, v)
             lines.append(text)
             gaps += [f"- {name} ({label}): `{g}`" for g in gap]
             print(text)
-    if args.before_only:
-        return 0
+    mode = "-all" if args.after_only else ""
+    start, end = MARK.format(mode, "start"), MARK.format(mode, "end")
+    sampled = args.sample and not args.after_only
+    command = "python scripts/regress_vs_check.py --before " + args.before
+    command += (
+        " --after-only" if args.after_only else (f" --sample {args.sample}" if sampled else "")
+    )
+    title = "every operator mutant, current traces" if args.after_only else "before and after"
     section = [
-        START,
-        "## `regress` against `check`",
+        start,
+        f"### `regress` against `check`: {title}",
         "",
-        f"Golden traces before: revision `{args.before}` (recorded by seed); after: the current "
-        "ones (chosen for coverage by `scripts/record_golden_traces.py`). `check`: replay, "
-        "fuzz 1000, oracle 200; `regress`: replay, fuzz 100, oracle 20; seed 0 for both. "
-        "*operators*: every compiled mutant of `rulebook2game.mutate` not reviewed as equivalent"
-        + (f" (a seeded sample of {args.sample} per game)" if args.sample else "")
-        + "; *listed*: the hand-written mutants of `evals/mutants/semantic.toml`. "
-        "Reproduce: `python scripts/regress_vs_check.py --before " + args.before + "`.",
+        (
+            ""
+            if args.after_only
+            else f"Golden traces before: revision `{args.before}` (recorded by seed); after: "
+        )
+        + "the current ones (chosen for coverage by `scripts/record_golden_traces.py`). "
+        "`check`: replay, fuzz 1000, oracle 200; `regress`: replay, fuzz 100, oracle 20; seed 0 "
+        "for both. *operators*: compiled mutants of `rulebook2game.mutate` not reviewed as "
+        "equivalent"
+        + (f" (a seeded sample of {args.sample} per game)" if sampled else " (all)")
+        + "; *listed*: the hand-written mutants of `evals/mutants/semantic.toml` (all). "
+        f"Reproduce: `{command}`.",
         "",
         *lines,
         "",
         "Mutants `check` kills and `regress` does not (after): " + ("none." if not gaps else ""),
         *gaps,
-        END,
+        end,
     ]
     print("\n".join(section))
     if not args.no_write:
         text = REPORT.read_text(encoding="utf-8")
-        if START in text:
+        if start in text:
             text = (
-                text[: text.index(START)] + "\n".join(section) + text[text.index(END) + len(END) :]
+                text[: text.index(start)] + "\n".join(section) + text[text.index(end) + len(end) :]
             )
         else:
             text = text.rstrip("\n") + "\n\n" + "\n".join(section) + "\n"
