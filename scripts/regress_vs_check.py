@@ -262,7 +262,8 @@ def main() -> int:
             if args.after_only
             else f"Golden traces before: revision `{args.before}` (recorded by seed); after: "
         )
-        + "the current ones (chosen for coverage by `scripts/record_golden_traces.py`). "
+        + ("The current" if args.after_only else "the current")
+        + " ones (chosen for coverage by `scripts/record_golden_traces.py`). "
         "`check`: replay, fuzz 1000, oracle 200; `regress`: replay, fuzz 100, oracle 20; seed 0 "
         "for both. *operators*: compiled mutants of `rulebook2game.mutate` not reviewed as "
         "equivalent"
