@@ -1,13 +1,34 @@
-"""Record the golden traces of corpus games from their OpenSpiel oracle.
+"""Record the golden traces of corpus games, chosen for coverage, from their OpenSpiel oracle.
 
     python scripts/record_golden_traces.py                  # every corpus game
     python scripts/record_golden_traces.py corpora/pig      # some games
-    python scripts/record_golden_traces.py --check          # exit 1 if a trace changed
+    python scripts/record_golden_traces.py --check          # exit 1 if a file would change
 
-Each game gets ``traces/seed_NN.jsonl`` for the seeds listed in SEEDS (default 1..8):
-random play through ``rulebook2game.trace.record_trace`` with the oracle named in
-game.toml, legal sets and chance outcomes included. The same seed always gives the
-same bytes, so ``--check`` re-records in memory and compares.
+Per game, :data:`WALKS` seeded walks of the oracle named in game.toml are played under
+every policy of ``rulebook2game.traces.walks`` (uniform; one action name preferred;
+chance dealing its first or last outcome; one seat playing its last legal action and
+the others their first). From those candidates a small set is kept by greedy set
+cover (``rulebook2game.traces.search.choose``), in two rounds:
+
+1. every ending signature (draw, or which seats got the best return, with the sum of
+   the returns: a hearts moon shot by each seat is its own signature), every action
+   kind and every argument value that any candidate reaches;
+2. every mutant of the gold pages that the replay of some candidate kills.
+
+Why mutants stand in for line and branch coverage: the checked build of the pages is
+native code that rlc generates, and per-line counters would need a second, instrumented
+build that the checks never run. A trace that kills a mutant of a line has executed that
+line *and* shown its effect in what replay compares (legal sets, chance outcomes, the
+player to move, the end and the returns), which is the property the golden traces exist
+for: a change of that line fails ``regress``. Mutants that no candidate kills are listed
+in ``traces/selection.json``: code random play does not reach, or an edit with no
+observable effect.
+
+The walks are seeded, the selection deterministic, and mutant results are cached in
+``GAME_DIR/build/trace-adequacy.json`` (by the hash of the mutated pages and of the
+trace), so ``--check`` re-derives the selection in memory and compares the bytes of
+every file; without the cache the first run compiles every mutant once (minutes, run
+with ``nice``).
 """
 
 from __future__ import annotations
@@ -17,51 +38,85 @@ import sys
 from pathlib import Path
 
 from rulebook2game.oracle import load_oracle
-from rulebook2game.trace import Trace, record_trace, write_trace
+from rulebook2game.traces.search import (
+    SELECTION_FILE,
+    choose,
+    oracle_candidates,
+    rule_mutants,
+    selection_record,
+)
 from rulebook2game.workspace import open_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SEEDS = tuple(range(1, 9))
-SEEDS: dict[str, tuple[int, ...]] = {
-    # All four pass directions occur in seeds 1..7; in seed 342 a player shoots the moon.
-    "hearts": (*range(1, 8), 342),
-}
-"""Seeds per game where the default list is not used."""
+WALKS = 3000
+"""Seeded walks per game (cheap: OpenSpiel plays them in seconds)."""
+MAX_TRACES = 12
+WORKERS = 1
 
 
-def golden_traces(game_dir: Path) -> dict[str, Trace]:
-    """File name -> trace, for every golden trace of the game."""
+def golden_files(game_dir: Path, *, workers: int = WORKERS) -> dict[str, str]:
+    """File name -> text of every file of ``traces/`` (kept traces and selection.json)."""
     config = open_workspace(game_dir).config()
     if config.oracle is None:
         raise SystemExit(f"{game_dir}: game.toml names no oracle")
     engine = load_oracle(config.oracle, game_dir)
     limit = config.max_game_length or 10_000
-    out: dict[str, Trace] = {}
-    for seed in SEEDS.get(config.name, DEFAULT_SEEDS):
-        trace = record_trace(engine, game=config.name, seed=seed, max_steps=limit)
-        if not trace.end.terminal:
-            raise SystemExit(f"{game_dir}: seed {seed} did not finish in {limit} steps")
-        out[f"seed_{seed:02d}.jsonl"] = trace
+    candidates = oracle_candidates(engine, game=config.name, walks=WALKS, max_steps=limit)
+    mutants = rule_mutants(game_dir)
+
+    seen = [0]
+
+    def progress(_kills: object) -> None:
+        seen[0] += 1
+        if seen[0] % 50 == 0:
+            print(f"  {config.name}: {seen[0]}/{len(mutants)} mutants", file=sys.stderr)
+
+    choice = choose(
+        candidates,
+        game_dir=game_dir,
+        mutants=mutants,
+        max_traces=MAX_TRACES,
+        cache=game_dir / "build" / "trace-adequacy.json",
+        workers=workers,
+        on_mutant=progress,
+    )
+    out = {
+        f"{p.candidate.name}.jsonl": p.candidate.trace.to_jsonl() for p in choice.selection.picks
+    }
+    out[SELECTION_FILE] = selection_record(
+        choice, game=config.name, source=config.oracle, walks=WALKS
+    )
     return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", type=Path, help="game directories (default: all)")
-    parser.add_argument("--check", action="store_true", help="only report changed traces")
+    parser.add_argument("--check", action="store_true", help="only report changed files")
+    parser.add_argument("-j", "--workers", type=int, default=WORKERS, help="mutant workers")
     args = parser.parse_args()
     dirs = args.games or sorted(p.parent for p in (ROOT / "corpora").glob("*/game.toml"))
     changed = 0
     for game in dirs:
-        for name, trace in golden_traces(game).items():
-            path = game / "traces" / name
-            if args.check:
-                if not path.is_file() or path.read_text(encoding="utf-8") != trace.to_jsonl():
+        files = golden_files(game, workers=args.workers)
+        folder = game / "traces"
+        stale = [p for p in sorted(folder.glob("*.jsonl")) if p.name not in files]
+        if args.check:
+            for name, text in files.items():
+                path = folder / name
+                if not path.is_file() or path.read_text(encoding="utf-8") != text:
                     print(f"changed: {path}")
                     changed += 1
-            else:
-                write_trace(trace, path)
-                print(f"wrote {path} ({len(trace.steps)} steps, returns {trace.end.returns})")
+            for path in stale:
+                print(f"not selected: {path}")
+                changed += 1
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in stale:
+            path.unlink()
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        print(f"{game.name}: {len(files) - 1} traces -> {folder}")
     return 1 if changed else 0
 
 

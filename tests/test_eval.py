@@ -55,7 +55,8 @@ def test_report_holds_every_metric(evaluated: tuple[Path, dict[str, Any]]) -> No
     assert data["format"] == "rulebook2game-eval/1" and path.with_suffix(".md").is_file()
     (game,) = data["games"]
     assert game["compiles"] and game["check_passes"]
-    assert game["golden"] == {"num": 8, "den": 8}
+    golden = len(list((CORPORA_DIR / "tic_tac_toe" / "traces").glob("*.jsonl")))
+    assert golden and game["golden"] == {"num": golden, "den": golden}
     assert game["oracle"]["agreement"] == {"num": 4, "den": 4}
     assert game["oracle"]["binding"] == "openspiel:tic_tac_toe"
     coverage = game["coverage"]
@@ -107,8 +108,9 @@ def test_compare_flags_what_got_worse(
     path, data = evaluated
     assert regressions(compare_reports(load_eval_report(path), load_eval_report(path))) == []
     worse = json.loads(json.dumps(data))
-    worse["games"][0]["golden"]["num"] = 6
-    worse["overall"]["golden"]["num"] = 6
+    den = worse["games"][0]["golden"]["den"]
+    worse["games"][0]["golden"]["num"] = den - 2
+    worse["overall"]["golden"]["num"] = worse["overall"]["golden"]["den"] - 2
     worse_path = tmp_path / "worse.json"
     worse_path.write_text(json.dumps(worse))
     changes = compare_reports(load_eval_report(path), load_eval_report(worse_path))
@@ -120,7 +122,8 @@ def test_compare_flags_what_got_worse(
     args = ["eval", "--compare", str(path), str(worse_path), "-o", str(md), "--fail-on-worse"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1
-    assert "| tic_tac_toe | golden | 100.0% | 75.0% | worse |" in md.read_text()
+    lower = f"{100 * (den - 2) / den:.1f}%"
+    assert f"| tic_tac_toe | golden | 100.0% | {lower} | worse |" in md.read_text()
 
 
 def test_mutant_score_runs_the_mutant_runner(tmp_path: Path) -> None:

@@ -58,12 +58,12 @@ def test_adapter_round_trips_along_random_games(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_record_trace_is_byte_identical_and_matches_the_golden_one(game: str) -> None:
+def test_record_trace_is_byte_identical(game: str) -> None:
+    # The golden traces themselves re-record from their walks: see test_traces_select.
     engine = _engine(game)
     first = record_trace(engine, game=game, seed=3).to_jsonl()
     assert record_trace(engine, game=game, seed=3).to_jsonl() == first
-    golden = CORPORA_DIR / game / "traces" / "seed_01.jsonl"
-    assert record_trace(engine, game=game, seed=1).to_jsonl() == golden.read_text()
+    assert record_trace(engine, game=game, seed=4).to_jsonl() != first
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -78,7 +78,8 @@ def test_golden_traces_replay_against_openspiel(game: str) -> None:
 
 def test_replay_reports_a_tampered_trace() -> None:
     engine = _engine("pig")
-    trace = read_trace(CORPORA_DIR / "pig" / "traces" / "seed_01.jsonl")
+    won = [read_trace(p) for p in sorted((CORPORA_DIR / "pig" / "traces").glob("*.jsonl"))]
+    trace = next(t for t in won if t.end.returns == (-1.0, 1.0))
     bad = trace.to_jsonl().replace('"returns":[-1.0,1.0]', '"returns":[1.0,-1.0]')
     assert bad != trace.to_jsonl()
     result = replay(engine, parse_trace(bad))

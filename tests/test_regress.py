@@ -71,6 +71,8 @@ def test_broken_page_fails_with_a_counterexample(tmp_path: Path) -> None:
     assert "FAIL connect_four" in out.output
     assert "counterexample (" in out.output
     assert "  0 player 0  drop(col=" in out.output  # its steps are printed
+    # What the game's golden traces cover is named under its line, the draw included.
+    assert "covers: endings 3: draw (sum 0); seat 0 best (sum 0); seat 1 best" in out.output
     rerun = f"re-run: rulebook2game check {corpus / 'connect_four'} --seed 0 --fuzz 5"
     assert rerun in out.output
 

@@ -25,6 +25,7 @@ from rulebook2game.cli import play as _play
 from rulebook2game.cli import regress as _regress
 from rulebook2game.cli import serve as _serve
 from rulebook2game.cli import tool as _tool
+from rulebook2game.cli import traces as _traces
 from rulebook2game.cli._common import flowed
 
 app = typer.Typer(
@@ -44,6 +45,7 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _check.register,
     _diff.register,
     _regress.register,
+    _traces.register,
     _eval.register,
     _bench.register,
     # Use the game.

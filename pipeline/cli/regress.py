@@ -13,9 +13,10 @@ from rich.markup import escape
 from rulebook2game.check.report import FindingRecord
 from rulebook2game.cli._common import console, fail_cleanly
 from rulebook2game.engine import CHANCE
-from rulebook2game.errors import BadInputError
+from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.regress import GameOutcome, RegressResult, RegressSettings, regress
 from rulebook2game.trace import write_text_atomic
+from rulebook2game.traces.coverage import game_coverage
 
 SHOWN_STEPS = 24
 """Counterexample steps printed (the first and last half); ``--json`` has them all."""
@@ -40,6 +41,20 @@ def _game_line(outcome: GameOutcome) -> str:
         for s in outcome.report.stages
     )
     return f"{mark} {escape(outcome.game):<16} {outcome.report.seconds:6.2f} s  {stages}"
+
+
+def _coverage_lines(outcome: GameOutcome) -> list[str]:
+    """What the game's golden traces cover, and what none covers (empty if unreadable)."""
+    try:
+        return [f"     covers: {line}" for line in game_coverage(outcome.path).lines()]
+    except Rulebook2GameError:
+        return []
+
+
+def _show_game(outcome: GameOutcome) -> None:
+    console.print(_game_line(outcome), soft_wrap=True)
+    for line in _coverage_lines(outcome):
+        console.print(line, markup=False, highlight=False, soft_wrap=True, style="dim")
 
 
 def _counterexample(finding: FindingRecord) -> list[str]:
@@ -120,11 +135,19 @@ def _as_json(result: RegressResult) -> str:
                 "error": g.error,
                 "rerun": g.rerun_command(result.settings),
                 "report": g.report.model_dump(mode="json") if g.report else None,
+                "coverage": _coverage_json(g),
             }
             for g in result.games
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _coverage_json(outcome: GameOutcome) -> dict[str, object] | None:
+    try:
+        return game_coverage(outcome.path).to_json()
+    except Rulebook2GameError:
+        return None
 
 
 def regress_command(
@@ -150,9 +173,7 @@ def regress_command(
         settings = RegressSettings(
             seed=seed, fuzz_playouts=fuzz, oracle_trajectories=oracle, jobs=jobs
         )
-        result = regress(
-            corpus, settings, on_game=lambda g: console.print(_game_line(g), soft_wrap=True)
-        )
+        result = regress(corpus, settings, on_game=_show_game)
         _summary(result)
         if json_out is not None:
             write_text_atomic(json_out, _as_json(result))

@@ -1,0 +1,1 @@
+"""Golden traces chosen for coverage: candidate walks, coverage features, greedy selection."""

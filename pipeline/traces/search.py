@@ -1,0 +1,218 @@
+"""Choose a game's golden traces: candidates, then greedy cover of endings, actions and mutants.
+
+Candidates come from a reference engine (:func:`oracle_candidates`: seeded walks under
+every policy of :mod:`rulebook2game.traces.walks`) or from traces a user already has
+(:func:`file_candidates`: games played with ``play``, scenario traces, old golden
+traces). :func:`choose` keeps a small set in two rounds:
+
+1. cover every ending signature, action kind and argument value any candidate covers;
+2. when the game has pages, cover every mutant of the pages that some candidate's
+   replay kills (:mod:`rulebook2game.traces.adequacy`), starting from round 1's picks.
+
+The result (:class:`Choice`) names each kept trace and why it was kept, and lists the
+mutants no candidate kills: page code random play does not reach, or equivalent edits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.engine import Engine
+from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
+from rulebook2game.mutate import PRESENTATION_ONLY, Mutant, enumerate_mutants, read_pages
+from rulebook2game.trace import read_trace
+from rulebook2game.traces.adequacy import MUTANT, MutantKills, kill_sets, trace_key
+from rulebook2game.traces.select import (
+    ENDING,
+    Candidate,
+    Selection,
+    greedy_cover,
+    trace_features,
+)
+from rulebook2game.traces.walks import WalkSpec, record_walk, walk_specs
+from rulebook2game.workspace import load_interface
+
+SELECTION_FILE = "selection.json"
+"""Written beside the kept traces: what each covers, and what none covers."""
+FORMAT = "rulebook2game-trace-selection/1"
+PER_FEATURE = 3
+"""Candidates kept per ending signature (the rare endings are what the search is for)."""
+
+
+def oracle_candidates(
+    engine: Engine[Any], *, game: str, walks: int, max_steps: int, pool: int = 24
+) -> list[Candidate]:
+    """Candidates from ``walks`` seeded walks: the first ``pool``, plus a few per ending.
+
+    Every walk is recorded, but only the first ``pool`` finished ones and the first
+    :data:`PER_FEATURE` walks to reach each ending feature are kept (the replay of each
+    candidate costs time in round 2).
+    """
+    kept: list[Candidate] = []
+    seen: dict[str, int] = {}
+    texts: set[str] = set()
+    for spec in walk_specs(engine.players, walks):
+        trace = record_walk(engine, spec, game=game, max_steps=max_steps)
+        if not trace.end.terminal:
+            continue
+        features = trace_features(trace)
+        endings = [f for f in features if f.startswith(ENDING)]
+        wanted = len(kept) < pool or any(seen.get(f, 0) < PER_FEATURE for f in endings)
+        text = trace.to_jsonl()
+        if not wanted or text in texts:
+            continue
+        texts.add(text)
+        for f in endings:
+            seen[f] = seen.get(f, 0) + 1
+        kept.append(Candidate(spec.label, trace, features))
+    return kept
+
+
+def file_candidates(paths: Iterable[Path]) -> list[Candidate]:
+    """Candidates from trace files (directories: every ``*.jsonl`` in them)."""
+    out: list[Candidate] = []
+    for path in paths:
+        files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+        for f in files:
+            trace = read_trace(f)
+            out.append(Candidate(f.stem, trace, trace_features(trace)))
+    return out
+
+
+def rule_mutants(game_dir: Path, review_file: Path = REVIEW_FILE) -> list[Mutant]:
+    """Every mutant of the game's rule pages, less those reviewed as equivalent."""
+    pages = read_pages(game_dir / "pages")
+    interface = game_dir / "interface.toml"
+    funs = (
+        {s.fun for s in load_interface(interface).invariants if s.fun}
+        if interface.is_file()
+        else set()
+    )
+    mutants = enumerate_mutants(pages, skip=PRESENTATION_ONLY | frozenset(funs))
+    name = _game_name(game_dir)
+    reviews = load_reviews(name, review_file)
+    return [m for m in mutants if reviews.reason(m) is None]
+
+
+def _game_name(game_dir: Path) -> str:
+    from rulebook2game.workspace import open_workspace
+
+    return open_workspace(game_dir).config().name
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The kept traces and what they cover."""
+
+    selection: Selection
+    kills: dict[str, MutantKills] = field(default_factory=dict)
+    """Per mutant id: which candidates kill it (empty when mutants were not used)."""
+
+    @property
+    def mutants_unkilled(self) -> list[str]:
+        """Compiled mutants no candidate kills."""
+        return sorted(i for i, k in self.kills.items() if k.compiled and not k.killers)
+
+
+def choose(
+    candidates: Sequence[Candidate],
+    *,
+    game_dir: Path | None = None,
+    mutants: Sequence[Mutant] = (),
+    max_traces: int = 12,
+    cache: Path | None = None,
+    workers: int = 1,
+    on_mutant: Callable[[MutantKills], None] | None = None,
+) -> Choice:
+    """Round 1 (endings, actions, arguments), then round 2 (mutants) when given."""
+    first = greedy_cover(candidates, max_traces=max_traces)
+    if game_dir is None or not mutants:
+        return Choice(first)
+    pages = read_pages(game_dir / "pages")
+    kills = kill_sets(
+        game_dir,
+        pages,
+        mutants,
+        {c.name: c.trace for c in candidates},
+        first=[p.candidate.name for p in first.picks],
+        cache=cache,
+        workers=workers,
+        on_mutant=on_mutant,
+    )
+    extra: dict[str, set[str]] = {}
+    for k in kills.values():
+        for name in k.killers:
+            extra.setdefault(name, set()).add(MUTANT + k.mutant.id)
+    widened = [
+        Candidate(c.name, c.trace, c.features | extra.get(c.name, set())) for c in candidates
+    ]
+    by_name = {c.name: c for c in widened}
+    start = [by_name[p.candidate.name] for p in first.picks]
+    return Choice(greedy_cover(widened, max_traces=max_traces, start=start), kills)
+
+
+def selection_record(choice: Choice, *, game: str, source: str, walks: int | None) -> str:
+    """The ``selection.json`` text: each kept trace, what it was first to cover, what is left."""
+    picks = []
+    for p in choice.selection.picks:
+        trace = p.candidate.trace
+        picks.append(
+            {
+                "file": f"{p.candidate.name}.jsonl",
+                "sha": trace_key(trace),
+                "steps": len(trace.steps),
+                "returns": list(trace.end.returns or ()),
+                "first_to_cover": sorted(f for f in p.new if not f.startswith(MUTANT)),
+                "first_to_kill": sum(f.startswith(MUTANT) for f in p.new),
+            }
+        )
+    compiled = [k for k in choice.kills.values() if k.compiled]
+    covered = choice.selection.covered
+    by_page: dict[str, dict[str, Any]] = {}
+    for k in compiled:
+        row = by_page.setdefault(k.mutant.page, {"mutants": 0, "killed": 0})
+        row["mutants"] += 1
+        row["killed"] += (MUTANT + k.mutant.id) in covered
+        if (MUTANT + k.mutant.id) not in covered:
+            row.setdefault("not_killed", []).append(k.mutant.id)
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game,
+        "source": source,
+        "walks": walks,
+        "traces": picks,
+        "found": sorted(f for f in choice.selection.universe if not f.startswith(MUTANT)),
+        "uncovered": sorted(choice.selection.uncovered),
+    }
+    if choice.kills:
+        data["mutants"] = {
+            "measure": "replay of the kept traces kills the mutant (pages' checked build)",
+            "compiled": len(compiled),
+            "killed": sum(r["killed"] for r in by_page.values()),
+            "pages": dict(sorted(by_page.items())),
+            "killed_by_no_candidate": choice.mutants_unkilled,
+        }
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def walk_of(name: str) -> WalkSpec:
+    """The walk spec of a candidate name (``policy-NNNN``)."""
+    policy, _, seed = name.rpartition("-")
+    return WalkSpec(policy, int(seed))
+
+
+__all__ = [
+    "SELECTION_FILE",
+    "Choice",
+    "choose",
+    "file_candidates",
+    "oracle_candidates",
+    "record_walk",
+    "rule_mutants",
+    "selection_record",
+    "walk_of",
+]
