@@ -13,6 +13,7 @@ from rulebook2game.play.game import open_game, parse_seats
 from rulebook2game.play.table import Table
 from rulebook2game.play.terminal import TerminalTable
 from rulebook2game.trace import read_trace
+from rulebook2game.workspace import open_workspace
 
 
 def play(
@@ -31,6 +32,7 @@ def play(
     """Play a game in the terminal: your seat(s) against bots, with undo and save."""
     with fail_cleanly():
         trace = read_trace(load) if load is not None else None
+        open_workspace(game_dir)  # not a game directory: one line, before any work
         err_console.print("[dim]compiling the game (checked build)...[/]")
         game = open_game(game_dir)
         try:
