@@ -29,7 +29,8 @@ def test_a_long_replay_difference_is_shown_short_with_its_position(tmp_path: Pat
     ws = open_workspace(_mutated_game(tmp_path, case))
     report = run_check(ws, ALL_STAGES, options=OPTIONS)
     finding = report.findings[0]
-    assert finding.counterexample is not None and len(finding.counterexample) > 100
+    # long enough that the agent sees only its first and last steps
+    assert finding.counterexample is not None and len(finding.counterexample) > 40
     assert finding.position and "scores:" in finding.position
 
     toolbox = type("T", (), {"rulebook": _NoRulebook()})()

@@ -118,7 +118,23 @@ def test_typecheck_mirror_is_whole() -> None:
     assert have == want
 
 
-COMMANDS = ("extract", "ingest", "tool", "check", "diff", "regress", "eval", "bench")
+COMMANDS = (
+    "extract",
+    "ingest",
+    "tool",
+    "check",
+    "diff",
+    "regress",
+    "traces",
+    "eval",
+    "bench",
+    "play",
+    "serve",
+)
+
+
+def test_every_command_has_its_help_checked() -> None:
+    assert {c.name for c in app.registered_commands} == set(COMMANDS)
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
@@ -129,7 +145,9 @@ def test_help_shows_no_value_on_flags_and_no_mid_phrase_breaks(command: str) -> 
     assert "<bool>" not in result.output
     # At 250 columns nothing needs wrapping: every paragraph of the docstring is one line.
     doc = (
-        inspect.getdoc(app.registered_commands[COMMANDS.index(command)].callback) if command else ""
+        inspect.getdoc(next(c for c in app.registered_commands if c.name == command).callback)
+        if command
+        else ""
     )
     for paragraph in (doc or "").split("\n\n")[1:]:
         if "`" not in paragraph:

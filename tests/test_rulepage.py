@@ -401,7 +401,8 @@ def test_diff_walks_an_rl_and_a_rulepage_translation(tmp_path: Path) -> None:
     diffs = "".join(p["change"]["unified_diff"] for p in data["pages"])
     assert "old/pages/win.rl" in diffs and "new/pages/win.page" in diffs
     walks = [*data["behaviour"]["traces"], *data["behaviour"]["random"]]
-    assert len(walks) == 8 + 5 and all(w["difference"] is None for w in walks)
+    traces = len(list((rl_side / "traces").glob("*.jsonl")))
+    assert len(walks) == traces + 5 and all(w["difference"] is None for w in walks)
 
 
 def test_a_page_name_that_cannot_name_code_is_an_error(tmp_path: Path) -> None:
