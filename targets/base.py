@@ -170,6 +170,14 @@ class Target(Protocol):
         """Check the pages without building a library (fast; ``build`` is ``None``)."""
         ...
 
+    def native_wrapper(self, build: Any) -> Path:
+        """The Python wrapper of ``build``'s native library, for in-process play.
+
+        Only :func:`rulebook2game.load` uses it, and only for a build whose checked twin
+        passed ``check`` (or on the caller's explicit trust).
+        """
+        ...
+
     def start_engine(
         self, build: Any, *, game: str, request_timeout: float | None = None
     ) -> Engine[Any]:

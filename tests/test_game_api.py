@@ -156,3 +156,21 @@ def test_bench_measures_in_process_stepping_beside_openspiel_python() -> None:
         assert row is not None and row.steps and row.playouts > 0
         assert row.mean_length == pytest.approx(7.6, abs=1.0)
     assert report.as_json()["step_ratios"][f"{IN_PROCESS} / {PYSPIEL_PYTHON}"] > 0
+
+
+def test_a_rulepage_game_loads_in_process_once_checked(tmp_path: Path) -> None:
+    # The loader and the trust check go through the game's target, not the rl target.
+    skip = shutil.ignore_patterns("build", "reports", "runs")
+    game = shutil.copytree(CORPORA_DIR / "rulepage" / "tic_tac_toe", tmp_path / "ttt", ignore=skip)
+    with pytest.raises(NotCheckedError):
+        rulebook2game.load(game)
+    ws = open_workspace(game)
+    report = run_check(ws, ALL_STAGES, options={"fuzz": 50, "oracle": 5})
+    assert report.ok
+    write_report(report, ws.reports_dir)
+    assert check_status(ws).passed
+    loaded = rulebook2game.load(game)
+    state = loaded.new_initial_state()
+    assert len(state.legal_action_texts()) == 9
+    state.apply("mark(row=1, col=1)")
+    assert state.current_player() == 1

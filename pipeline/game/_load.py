@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulebook2game.errors import NotCheckedError
+from rulebook2game.errors import CompileError, NotCheckedError
 from rulebook2game.game._game import Game
 from rulebook2game.game._native import native_game
 from rulebook2game.game._trust import check_status
-from rulebook2game.targets.rl.compile import compile_workspace
+from rulebook2game.targets import get_target
 from rulebook2game.workspace import open_workspace
 
 
@@ -42,5 +42,9 @@ def load(game_dir: str | Path, *, trust: bool = False) -> Game:
                 f"{ws.root}: {status.why} (or load it with trust=True if you trust the pages)"
             )
     config = ws.config()
-    build = compile_workspace(ws, optimized=True).require()
-    return Game(native_game(build.wrapper), config.name, ws.root, config.max_game_length)
+    target = get_target(config.target)
+    compiled = target.compile(ws, optimized=True)
+    if compiled.build is None:
+        raise CompileError(compiled.summary())
+    wrapper = target.native_wrapper(compiled.build)
+    return Game(native_game(wrapper), config.name, ws.root, config.max_game_length)

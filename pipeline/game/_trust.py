@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook2game.targets.rl.compile import build_directory
+from rulebook2game.targets import get_target
 from rulebook2game.workspace import Workspace
 
 
@@ -37,7 +37,10 @@ def check_status(ws: Workspace) -> CheckStatus:
     if not isinstance(data, dict) or data.get("ok") is not True:
         return CheckStatus(False, f"{path}: the latest check did not pass")
     checked = _checked_build(data)
-    current = build_directory(ws, optimized=False).name
+    compiled = get_target(ws.config().target).compile(ws)  # cached while the pages are the same
+    if compiled.build is None:
+        return CheckStatus(False, f"{ws.root}: the pages do not compile now")
+    current = Path(compiled.build.directory).name
     if checked != current:
         return CheckStatus(
             False, f"{path}: the pages (or the compiler) changed since the latest check"

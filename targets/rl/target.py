@@ -36,6 +36,10 @@ class RlTarget:
         """See :func:`~rulebook2game.targets.rl.compile.compile_workspace`."""
         return compile_workspace(ws, optimized=optimized)
 
+    def native_wrapper(self, build: Any) -> Path:
+        """The rlc-generated ``wrapper.py`` of an :class:`RlBuild`."""
+        return Path(build.wrapper)
+
     def check_syntax(self, ws: Workspace) -> CompileResult:
         """See :func:`~rulebook2game.targets.rl.compile.check_syntax`."""
         return check_syntax(ws)

@@ -36,6 +36,12 @@ class RulePageTarget:
         """See :func:`~rulebook2game.targets.rulepage.compile.compile_pages`."""
         return compile_pages(ws, optimized=optimized)
 
+    def native_wrapper(self, build: Any) -> Path:
+        """The wrapper of the generated rl program's build."""
+        if not isinstance(build, RulePageBuild):
+            raise TypeError(f"not a rulepage build: {build!r}")
+        return build.rl.wrapper
+
     def check_syntax(self, ws: Workspace) -> RulePageCompile:
         """See :func:`~rulebook2game.targets.rulepage.compile.check_page_syntax`."""
         return check_page_syntax(ws)
