@@ -105,6 +105,7 @@ def test_no_endpoint_stops_after_extraction_with_a_brief(tmp_path: Path) -> None
     brief = (out / "AGENTS.md").read_text()
     assert "rulebook2game tool" in brief and "drop" in brief  # commands and the interface
     assert "[5.1]" in brief  # the table of contents with section ids
+    assert "max_game_length" in brief  # the method asks for the rulebook's length limits
     assert json.loads((out / "rulebook.json").read_text())
     game = (out / "game.toml").read_text()
     assert 'name = "connect_four"' in game and 'title = "Connect Four"' in game  # not "c4"
