@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +12,7 @@ from rich.table import Table
 
 from rulebook2game.bench import (
     BATCHED,
+    GOAL_RATIO,
     IN_PROCESS,
     NATIVE,
     OPENSPIEL,
@@ -22,6 +24,7 @@ from rulebook2game.bench import (
 )
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
+from rulebook2game.regress import game_dirs
 from rulebook2game.trace import write_text_atomic
 from rulebook2game.workspace import open_workspace
 
@@ -86,8 +89,85 @@ def render_steps_table(report: BenchReport) -> Table | None:
     return table
 
 
+def summary_rows(reports: list[BenchReport]) -> list[tuple[str, ...]]:
+    """One row per game: native and OpenSpiel rates, their ratio, the in-process ratio."""
+    rows: list[tuple[str, ...]] = []
+    for r in reports:
+        native, openspiel = r.row(NATIVE), r.row(OPENSPIEL)
+        ratio = r.ratio(NATIVE, OPENSPIEL)
+        per_step = r.step_ratio(IN_PROCESS, PYSPIEL_PYTHON)
+        rows.append(
+            (
+                r.game,
+                f"{native.per_second:,.0f}" if native else "-",
+                f"{openspiel.per_second:,.0f}" if openspiel else "-",
+                f"{ratio:.1f}x" if ratio is not None else "-",
+                f"{per_step:.2f}x" if per_step is not None else "-",
+                ("met" if ratio >= GOAL_RATIO else "below") if ratio is not None else "-",
+            )
+        )
+    return rows
+
+
+SUMMARY_COLUMNS = (
+    "game",
+    "native playouts/s",
+    "openspiel c++ playouts/s",
+    "native / openspiel",
+    "in-process / pyspiel python",
+    f"{GOAL_RATIO:g}x goal",
+)
+
+
+def summary_markdown(reports: list[BenchReport], seconds: float, seed: int) -> str:
+    """The all-games table as Markdown, with the command that repeats it."""
+    lines = [
+        "# bench, every game",
+        "",
+        f"Each engine ran {seconds:g} s per game (seed {seed}); CPU seconds, one machine, one run.",
+        "",
+        "| " + " | ".join(SUMMARY_COLUMNS) + " |",
+        "|" + "---|" * len(SUMMARY_COLUMNS),
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in summary_rows(reports)]
+    return "\n".join(lines) + "\n"
+
+
+def _bench_all(root: Path, seconds: float, seed: int, trust: bool, out: Path) -> None:
+    reports = []
+    for path in game_dirs(root):
+        err_console.print(f"[dim]{path.name}...[/]")
+        reports.append(
+            bench_workspace(open_workspace(path), seconds=seconds, seed=seed, trust=trust)
+        )
+    table = Table(title=f"bench {root} ({seconds:g} s each)", title_justify="left")
+    for column in SUMMARY_COLUMNS:
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for row in summary_rows(reports):
+        table.add_row(*row)
+    console.print(table)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    data = {"seconds": seconds, "seed": seed, "games": [r.as_json() for r in reports]}
+    json_path, md_path = out / f"{stamp}-bench.json", out / f"{stamp}-bench.md"
+    write_text_atomic(json_path, json.dumps(data, indent=2) + "\n")
+    write_text_atomic(md_path, summary_markdown(reports, seconds, seed))
+    console.print(f"wrote {json_path} and {md_path}")
+
+
 def bench(
-    game_dir: Annotated[Path, typer.Argument(help="The game directory (has game.toml, pages/).")],
+    game_dir: Annotated[
+        Path,
+        typer.Argument(help="The game directory (has game.toml, pages/); with --all, a corpus."),
+    ],
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all", help="Bench every game of the corpus folder GAME_DIR into one table."
+        ),
+    ] = False,
+    out: Annotated[
+        Path, typer.Option(help="With --all: where the JSON and Markdown reports go.")
+    ] = Path("evals/reports"),
     seconds: Annotated[float, typer.Option(help="Time budget of each engine.")] = 3.0,
     seed: Annotated[int, typer.Option(help="Seed of the random playouts.")] = 0,
     json_out: Annotated[
@@ -101,6 +181,9 @@ def bench(
     with fail_cleanly():
         if seconds <= 0:
             raise BadInputError("--seconds must be positive")
+        if every:
+            _bench_all(game_dir, seconds, seed, trust, out)
+            return
         ws = open_workspace(game_dir)
         report = bench_workspace(ws, seconds=seconds, seed=seed, on_row=_progress, trust=trust)
         console.print(render_table(report))

@@ -1,0 +1,36 @@
+"""``bench --all``: one table for every game of a corpus, written as JSON and Markdown."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rulebook2game.cli import app
+from rulebook2game.resources import CORPORA_DIR
+
+
+def test_every_game_of_a_corpus_in_one_report(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    for game in ("tic_tac_toe", "pig"):
+        shutil.copytree(
+            CORPORA_DIR / game, corpus / game, ignore=shutil.ignore_patterns("build", "reports")
+        )
+    out = tmp_path / "reports"
+    args = ["bench", str(corpus), "--all", "--seconds", "0.05", "--out", str(out)]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    (json_path,) = out.glob("*-bench.json")
+    data = json.loads(json_path.read_text())
+    assert [g["game"] for g in data["games"]] == ["pig", "tic_tac_toe"]
+    assert all(g["ratios"]["rl native (-O2) / openspiel c++ bots"] > 0 for g in data["games"])
+    markdown = json_path.with_suffix(".md").read_text()
+    assert "| pig |" in markdown and "| tic_tac_toe |" in markdown and "10x goal" in markdown
+
+
+def test_a_folder_without_games_is_bad_input(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["bench", str(tmp_path), "--all", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "no game directories" in result.output
+    assert not list(tmp_path.glob("*-bench.*"))
