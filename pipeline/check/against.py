@@ -15,11 +15,15 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from rulebook2game.check import findings as fk
 from rulebook2game.check.findings import Finding, PageIndex
-from rulebook2game.check.oracle import OracleConfig, run_oracle
+from rulebook2game.check.oracle import run_oracle
 from rulebook2game.check.report import StageResult
-from rulebook2game.check.stages import DEFAULT_ORACLE, StageContext, max_steps
+from rulebook2game.check.stages import (
+    DEFAULT_ORACLE,
+    StageContext,
+    lockstep_config,
+    players_mismatch,
+)
 from rulebook2game.errors import EngineFault, Rulebook2GameError
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import Workspace, open_workspace
@@ -58,20 +62,11 @@ def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     with compile_and_start(other_ws) as other:
         if other.engine is None:
             return _row("error", started, f"{label} has no engine: {other.error}"), ()
-        if other.engine.players != ctx.engine.players:
-            message = f"{ctx.engine.players} players, {label} has {other.engine.players}"
-            finding = Finding(fk.ORACLE_PLAYER, STAGE, message, functions=("get_num_players",))
-            return _row("failed", started, message), (ctx.index.locate(finding),)
-        config = OracleConfig(
-            runs=runs,
-            seed=ctx.seed,
-            max_steps=max_steps(ctx.config),
-            shrink=bool(ctx.options.get("shrink", True)),
-            stop_at_first=bool(ctx.options.get("stop_at_first", False)),
-            game=ctx.config.name,
-        )
+        mismatch = players_mismatch(ctx, other.engine, label, STAGE)
+        if mismatch is not None:
+            return _row("failed", started, mismatch.message), (mismatch,)
         try:
-            result = run_oracle(other.engine, ctx.engine, config)
+            result = run_oracle(other.engine, ctx.engine, lockstep_config(ctx, runs))
         except EngineFault as exc:
             return _row("error", started, f"engine fault: {exc}"), ()
     rulebook = other_ws.rulebook_json if other_ws.rulebook_json.is_file() else None

@@ -117,6 +117,30 @@ def _coverage(ctx: StageContext, result: FuzzResult, declared: Any) -> Coverage:
     return Coverage(actions=dict(actions), pages=dict(sorted(pages.items())))
 
 
+def lockstep_config(ctx: StageContext, runs: int) -> OracleConfig:
+    """The walks of a lockstep stage (reference engine, or another translation)."""
+    return OracleConfig(
+        runs=runs,
+        seed=ctx.seed,
+        max_steps=max_steps(ctx.config),
+        shrink=bool(ctx.options.get("shrink", True)),
+        stop_at_first=bool(ctx.options.get("stop_at_first", False)),
+        game=ctx.config.name,
+    )
+
+
+def players_mismatch(
+    ctx: StageContext, reference: Engine[Any], label: str, stage: str
+) -> Finding | None:
+    """A finding when the pages and the engine they are walked against differ in players."""
+    assert ctx.engine is not None
+    if reference.players == ctx.engine.players:
+        return None
+    message = f"{ctx.engine.players} players, {label} has {reference.players}"
+    finding = Finding(fk.ORACLE_PLAYER, stage, message, functions=("get_num_players",))
+    return ctx.index.locate(finding)
+
+
 def oracle(ctx: StageContext) -> StageReturn:
     """Lockstep comparison with the reference engine named in ``game.toml``."""
     started = time.perf_counter()
@@ -130,20 +154,11 @@ def oracle(ctx: StageContext) -> StageReturn:
         reference = load_oracle(ctx.config.oracle, ctx.workspace.root)
     except Rulebook2GameError as exc:
         return _row("oracle", "error", started, str(exc)), ()
-    if reference.players != ctx.engine.players:
-        message = f"{ctx.engine.players} players, the oracle has {reference.players}"
-        finding = Finding(fk.ORACLE_PLAYER, "oracle", message, functions=("get_num_players",))
-        return _row("oracle", "failed", started, message), (ctx.index.locate(finding),)
-    config = OracleConfig(
-        runs=runs,
-        seed=ctx.seed,
-        max_steps=max_steps(ctx.config),
-        shrink=bool(ctx.options.get("shrink", True)),
-        stop_at_first=bool(ctx.options.get("stop_at_first", False)),
-        game=ctx.config.name,
-    )
+    mismatch = players_mismatch(ctx, reference, "the oracle", "oracle")
+    if mismatch is not None:
+        return _row("oracle", "failed", started, mismatch.message), (mismatch,)
     try:
-        result = run_oracle(reference, ctx.engine, config)
+        result = run_oracle(reference, ctx.engine, lockstep_config(ctx, runs))
     except EngineFault as exc:  # a fault while shrinking or recording
         return _row("oracle", "error", started, f"engine fault: {exc}"), ()
     found = tuple(ctx.index.locate(f) for f in result.findings)
