@@ -5,7 +5,8 @@ A page opens with a block of ``#`` comment lines::
     # page: scoring
     # implements: 6.1, 6.2#3
 
-Only that leading block counts; the first line of each key wins. ``implements``
+Only that leading block counts; the first line of each key wins. Targets whose
+language comments with ``//`` (``rbg``) write the same lines as ``// page: scoring``. ``implements``
 (also spelled ``sections`` or ``cites``) lists rulebook citations: a section id
 (``6.1``, the whole section) or a sentence id (``6.2#3``, one sentence of the
 ledger), separated by commas, semicolons or spaces.
@@ -38,6 +39,8 @@ def header_fields(source: str) -> dict[str, str]:
         stripped = line.strip()
         if not stripped:
             continue
+        if stripped.startswith("//"):
+            stripped = "#" + stripped[2:]
         if not stripped.startswith("#"):
             break
         match = _HEADER_KEY.match(stripped)
