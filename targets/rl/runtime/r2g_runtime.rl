@@ -59,6 +59,13 @@ fun r2g_instantiate():
     r2g_reset_game(games, 0)
     r2g_game_at(games, 0)
 
+# A game may list its own legal actions (the rbg target's search does): then
+# `fun r2g_moves(Game g, Vector<Int> out) -> Int` writes their indices into `all`,
+# ascending, to out[0..n) (`out` has room for every action) and returns n, and the
+# functions below use that list instead of testing every action of the table.
+trait<T> R2GMoveLister:
+    fun r2g_moves(T g, Vector<Int> out) -> Int
+
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
         return can apply(action, g)
@@ -67,6 +74,10 @@ fun<T> r2g_can(Game g, T action) -> Bool:
 # Indices of the legal actions of `g`.
 fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
+    if g is R2GMoveLister:
+        out.resize(all.size())
+        out.resize(g.r2g_moves(out))
+        return out
     let i = 0
     while i != all.size():
         if r2g_can(g, all.get(i)):
@@ -103,6 +114,11 @@ fun<T> r2g_pick(Game g, Vector<T> all, Vector<Int> legal, R2GRandom rng) -> Int:
         if r2g_can(g, all.get(candidate)):
             return candidate
         tries = tries - 1
+    if g is R2GMoveLister:
+        let listed = g.r2g_moves(legal)
+        if listed == 0:
+            return -1
+        return legal.get(rng.below(listed))
     let n = 0
     let i = 0
     while i != size:
@@ -136,6 +152,15 @@ fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
         out.set(0, -4)
         return 0
     out.set(0, get_current_player(g))
+    if g is R2GMoveLister:
+        let listed : Vector<Int>
+        listed.resize(all.size())
+        let count = g.r2g_moves(listed)
+        let k = 0
+        while k != count:
+            out.set(k + 1, listed.get(k))
+            k = k + 1
+        return count
     let n = 0
     let i = 0
     while i != all.size():
