@@ -63,6 +63,26 @@ class Automaton:
         return max(best) if best else 0
 
 
+def entry_depths(aut: Automaton, starts: list[int], bound: int) -> dict[int, set[int]]:
+    """For each state, the numbers of modifiers applied in the move when it is entered
+    (searching from ``starts`` at 0, switches ending a move, capped at ``bound``)."""
+    seen: dict[int, set[int]] = {q: set() for q in range(aut.size)}
+    todo = [(q, 0) for q in starts]
+    for q in starts:
+        seen[q].add(0)
+    while todo:
+        q, d = todo.pop()
+        for j in aut.follow[q]:
+            a = aut.actions[j - 1]
+            if a.kind == "switch":
+                continue
+            nd = d + (1 if a.modifier else 0)
+            if nd <= bound and nd not in seen[j]:
+                seen[j].add(nd)
+                todo.append((j, nd))
+    return seen
+
+
 def _loops(comp: list[int], graph: dict[int, list[int]]) -> bool:
     return len(comp) > 1 or comp[0] in graph[comp[0]]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from rulebook2game.targets.rbg.automaton import Automaton, build
+from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths
 from rulebook2game.targets.rbg.mapping import Mapping
 from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
@@ -33,6 +33,9 @@ DEFAULT_DEPTH = 64
 """Most modifiers one move may apply when the rules do not bound it themselves."""
 KEEPER_BOUND = 10_000
 """Most keeper moves in a row."""
+SEEN_ARRAY = 4096
+"""Largest visit table kept in a fixed array of the search context (larger: a vector)."""
+
 
 _REL = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -129,25 +132,89 @@ class _Lowering:
 
     # -- the search -----------------------------------------------------------------------
 
-    def search(self, aut: Automaton, prefix: str, pattern: bool) -> None:
+    def layout(self, aut: Automaton, starts: list[int], bound: int) -> tuple[dict[int, dict[int, int]], int]:
+        """Where each cyclic state's visit marks live, per entry depth, and the table size."""
+        depths = entry_depths(aut, starts, bound)
+        bases: dict[int, dict[int, int]] = {}
+        size = 0
+        for q in sorted(aut.cyclic()):
+            bases[q] = {}
+            for d in sorted(depths[q]):
+                bases[q][d] = size
+                size += self.cells
+        return bases, size
+
+    def emit_ctx(self, name: str, bound: int, size: int, bounded: bool) -> None:
+        """The search context type ``name`` and its ``r2gb_push``."""
+        o = self.o
+        o.line(f"cls {name}:")
+        o.line("    Int depth")
+        o.line(f"    Int[{bound + 1}] pnode")
+        o.line(f"    Int[{bound + 1}] ppos")
+        o.line(f"    Int[{bound + 2}] stamp")
+        o.line("    Int counter")
+        if size <= SEEN_ARRAY:
+            o.line(f"    Int[{max(size, 1)}] seen")
+        else:
+            o.line("    Vector<Int> seen")
+        o.line("")
+        how = (
+            "the rules allow"
+            if bounded
+            else f"the search allows ({DEFAULT_DEPTH}; the rules repeat a modifier under a star)"
+        )
+        o.line(f"fun r2gb_push({name} c, Int node, Int pos):", self.at(self.rules_at))
+        o.line(
+            f'    assert(c.depth < {bound}, "a move applies more modifiers before its switch '
+            f'than {how}")'
+        )
+        o.line("    c.pnode[c.depth] = node")
+        o.line("    c.ppos[c.depth] = pos")
+        o.line("    c.depth = c.depth + 1")
+        o.line("    c.counter = c.counter + 1")
+        o.line("    c.stamp[c.depth] = c.counter")
+        o.line("")
+
+    def ctx_init(self, name: str, size: int) -> None:
+        o = self.o
+        o.line(f"    let c : {name}")
+        o.line("    c.counter = 1")
+        o.line("    c.stamp[0] = 1")
+        if size > SEEN_ARRAY:
+            o.line(f"    c.seen.resize({size})")
+
+    def search(
+        self, aut: Automaton, prefix: str, pattern: bool, ctx: str, bases: dict[int, dict[int, int]], size: int
+    ) -> None:
         """One function per state of ``aut``: ``{prefix}s{q}`` searches on from state q."""
         o = self.o
-        cyclic = sorted(aut.cyclic())
-        slot = {q: i for i, q in enumerate(cyclic)}
+        slot = bases
         ret = " -> Bool" if pattern else ""
         for q in range(aut.size):
             if q in slot:
                 span = aut.actions[q - 1].at if q else self.rules_at
-                o.line(f"fun {prefix}e{q}(R2gbState g, R2gbCtx c, Int pos){ret}:", self.at(span))
-                o.line(f"    let k = (c.depth * {len(cyclic)} + {slot[q]}) * {self.cells} + pos")
-                o.line("    if c.seen.get(k) == c.stamp[c.depth]:")
-                o.line("        return false" if pattern else "        return")
-                o.line("    c.seen.set(k, c.stamp[c.depth])")
+                o.line(f"fun {prefix}e{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
+                at_depth = slot[q]
+                if len(at_depth) == 1:
+                    o.line(f"    let k = {next(iter(at_depth.values()))} + pos")
+                else:
+                    o.line("    let k = pos")
+                    for d, base in at_depth.items():
+                        o.line(f"    if c.depth == {d}:")
+                        o.line(f"        k = k + {base}")
+                if size <= SEEN_ARRAY:
+                    o.line("    if c.seen[k] == c.stamp[c.depth]:")
+                    o.line("        return false" if pattern else "        return")
+                    o.line("    c.seen[k] = c.stamp[c.depth]")
+                else:
+                    o.line("    if c.seen.get(k) == c.stamp[c.depth]:")
+                    o.line("        return false" if pattern else "        return")
+                    o.line("    c.seen.set(k, c.stamp[c.depth])")
                 o.line(f"    return {prefix}s{q}(g, c, pos)" if pattern else f"    {prefix}s{q}(g, c, pos)")
                 o.line("")
         for q in range(aut.size):
             span = aut.actions[q - 1].at if q else self.rules_at
-            o.line(f"fun {prefix}s{q}(R2gbState g, R2gbCtx c, Int pos){ret}:", self.at(span))
+            o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
             if pattern and q in aut.accepting:
                 o.line("    return true")
                 o.line("")
@@ -229,15 +296,15 @@ class _Lowering:
         while done < len(self.patterns):
             k = done
             aut = self.patterns[k]
-            self.search(aut, f"r2gb_p{k}_", pattern=True)
-            cyclic = len(aut.cyclic())
+            exact = aut.modifier_depth()
+            bound = max(exact, 1) if exact is not None else DEFAULT_DEPTH
+            bases, size = self.layout(aut, [0], bound)
+            ctx = f"R2gbCtxP{k}"
+            self.emit_ctx(ctx, bound, size, exact is not None)
+            self.search(aut, f"r2gb_p{k}_", True, ctx, bases, size)
             span = aut.actions[0].at if aut.actions else self.rules_at
             o.line(f"fun r2gb_pattern{k}(R2gbState g, Int pos) -> Bool:", self.at(span))
-            o.line("    let c : R2gbCtx")
-            o.line("    c.counter = 1")
-            o.line("    c.stamp[0] = 1")
-            if cyclic:
-                o.line(f"    c.seen.resize({(self.depth + 1) * cyclic * self.cells})")
+            self.ctx_init(ctx, size)
             o.line(f"    return r2gb_p{k}_s0(g, c, pos)")
             o.line("")
             done += 1
@@ -335,14 +402,9 @@ class _Lowering:
         o.line("    Vector<Int> mpos")
         o.line("    Vector<Int> slot")
         o.line("")
-        o.line("cls R2gbCtx:")
-        o.line("    Int depth")
-        o.line(f"    Int[{self.depth + 1}] pnode")
-        o.line(f"    Int[{self.depth + 1}] ppos")
-        o.line(f"    Int[{self.depth + 2}] stamp")
-        o.line("    Int counter")
-        o.line("    Vector<Int> seen")
-        o.line("")
+        starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
+        self.bases, self.seen_size = self.layout(self.rules, starts, self.depth)
+        self.emit_ctx("R2gbCtx", self.depth, self.seen_size, self.bounded)
         o.line("fun r2gb_put(R2gbState g, Int pos, Int piece):")
         o.line("    g.counts[g.cells[pos]] = g.counts[g.cells[pos]] - 1")
         o.line("    g.counts[piece] = g.counts[piece] + 1")
@@ -354,7 +416,7 @@ class _Lowering:
         o.line("")
         self.emit_push()
         self.emit_found()
-        self.search(self.rules, "r2gb_", pattern=False)
+        self.search(self.rules, "r2gb_", False, "R2gbCtx", self.bases, self.seen_size)
         self.emit_patterns()
         self.emit_mapping()
         self.emit_apply()
@@ -363,22 +425,6 @@ class _Lowering:
 
     def emit_push(self) -> None:
         o = self.o
-        how = (
-            "the rules allow"
-            if self.bounded
-            else f"the search allows ({DEFAULT_DEPTH}; the rules repeat a modifier under a star)"
-        )
-        o.line("fun r2gb_push(R2gbCtx c, Int node, Int pos):", self.at(self.rules_at))
-        o.line(
-            f'    assert(c.depth < {self.depth}, "a move applies more modifiers before its switch '
-            f'than {how}")'
-        )
-        o.line("    c.pnode[c.depth] = node")
-        o.line("    c.ppos[c.depth] = pos")
-        o.line("    c.depth = c.depth + 1")
-        o.line("    c.counter = c.counter + 1")
-        o.line("    c.stamp[c.depth] = c.counter")
-        o.line("")
         o.line("fun r2gb_mod_node(R2gbCtx c, Int node, Int i) -> Int:")
         o.line("    let k = i")
         o.line("    if k < 0:")
@@ -484,7 +530,6 @@ class _Lowering:
         o.line("        i = i + 1")
         o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
-        cyclic = len(self.rules.cyclic())
         o.line("fun r2gb_enumerate(R2gbState g):")
         o.line("    let k = 0")
         o.line("    while k < g.nmoves:")
@@ -495,11 +540,7 @@ class _Lowering:
         o.line("    g.nmods = 0")
         o.line("    if g.first.size() == 0:")
         o.line("        g.first.append(0)")
-        o.line("    let c : R2gbCtx")
-        o.line("    c.counter = 1")
-        o.line("    c.stamp[0] = 1")
-        if cyclic:
-            o.line(f"    c.seen.resize({(self.depth + 1) * cyclic * self.cells})")
+        self.ctx_init("R2gbCtx", self.seen_size)
         for q in starts:
             o.line(f"    if g.node == {q}:")
             o.line(f"        r2gb_s{q}(g, c, g.pos)")
