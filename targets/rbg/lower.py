@@ -163,6 +163,12 @@ class _Lowering:
             if bounded
             else f"the search allows ({DEFAULT_DEPTH}; the rules repeat a modifier under a star)"
         )
+        o.line(f"fun r2g_write({name} obj, Int observer, Vector<Float> out, Int index):")
+        o.line("    return")
+        o.line("")
+        o.line(f"fun r2g_size({name} obj) -> Int:")
+        o.line("    return 0")
+        o.line("")
         o.line(f"fun r2gb_push({name} c, Int node, Int pos):", self.at(self.rules_at))
         o.line(
             f'    assert(c.depth < {bound}, "a move applies more modifiers before its switch '
@@ -175,13 +181,17 @@ class _Lowering:
         o.line("    c.stamp[c.depth] = c.counter")
         o.line("")
 
-    def ctx_init(self, name: str, size: int) -> None:
+    def ctx_init(self, field: str, size: int) -> None:
+        """Start a search with the state's own context ``g.{field}`` (kept between searches,
+        so its visit table is never cleared: marks carry a fresh stamp)."""
         o = self.o
-        o.line(f"    let c : {name}")
-        o.line("    c.counter = 1")
-        o.line("    c.stamp[0] = 1")
+        o.line(f"    ref c = g.{field}")
+        o.line("    c.depth = 0")
+        o.line("    c.counter = c.counter + 1")
+        o.line("    c.stamp[0] = c.counter")
         if size > SEEN_ARRAY:
-            o.line(f"    c.seen.resize({size})")
+            o.line("    if c.seen.size() == 0:")
+            o.line(f"        c.seen.resize({size})")
 
     def search(
         self, aut: Automaton, prefix: str, pattern: bool, ctx: str, bases: dict[int, dict[int, int]], size: int
@@ -304,7 +314,7 @@ class _Lowering:
             self.search(aut, f"r2gb_p{k}_", True, ctx, bases, size)
             span = aut.actions[0].at if aut.actions else self.rules_at
             o.line(f"fun r2gb_pattern{k}(R2gbState g, Int pos) -> Bool:", self.at(span))
-            self.ctx_init(ctx, size)
+            self.ctx_init(f"pattern{k}", size)
             o.line(f"    return r2gb_p{k}_s0(g, c, pos)")
             o.line("")
             done += 1
@@ -387,21 +397,6 @@ class _Lowering:
         for name in ("serialization.print", "bounded_arg", "collections.vector"):
             o.line(f"import {name}")
         o.line("")
-        o.line("cls R2gbState:")
-        o.line(f"    Int[{self.cells}] cells")
-        o.line(f"    Int[{len(d.pieces)}] counts")
-        o.line(f"    Int[{n_vars}] vars")
-        o.line("    Int player")
-        o.line("    Int node")
-        o.line("    Int pos")
-        o.line("    Int nmoves")
-        o.line("    Int nmods")
-        o.line("    Vector<Int> acts")
-        o.line("    Vector<Int> first")
-        o.line("    Vector<Int> mnode")
-        o.line("    Vector<Int> mpos")
-        o.line("    Vector<Int> slot")
-        o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         self.bases, self.seen_size = self.layout(self.rules, starts, self.depth)
         self.emit_ctx("R2gbCtx", self.depth, self.seen_size, self.bounded)
@@ -418,10 +413,36 @@ class _Lowering:
         self.emit_found()
         self.search(self.rules, "r2gb_", False, "R2gbCtx", self.bases, self.seen_size)
         self.emit_patterns()
+        self.emit_state()
         self.emit_mapping()
         self.emit_apply()
         self.emit_play()
         return Lowered(o.source(), o.map(), self.rules.size, self.depth, self.bounded)
+
+    def emit_state(self) -> None:
+        """The game state: the paper's semi-state and rules index, the moves found, and
+        the search contexts (left out of observation tensors)."""
+        o = self.o
+        d = self.d
+        n_vars = max(len(d.variables), 1)
+        o.line("cls R2gbState:")
+        o.line(f"    Int[{self.cells}] cells")
+        o.line(f"    Int[{len(d.pieces)}] counts")
+        o.line(f"    Int[{n_vars}] vars")
+        o.line("    Int player")
+        o.line("    Int node")
+        o.line("    Int pos")
+        o.line("    Int nmoves")
+        o.line("    Int nmods")
+        o.line("    Vector<Int> acts")
+        o.line("    Vector<Int> first")
+        o.line("    Vector<Int> mnode")
+        o.line("    Vector<Int> mpos")
+        o.line("    Vector<Int> slot")
+        o.line("    R2gbCtx search")
+        for k in range(len(self.patterns)):
+            o.line(f"    R2gbCtxP{k} pattern{k}")
+        o.line("")
 
     def emit_push(self) -> None:
         o = self.o
@@ -540,7 +561,7 @@ class _Lowering:
         o.line("    g.nmods = 0")
         o.line("    if g.first.size() == 0:")
         o.line("        g.first.append(0)")
-        self.ctx_init("R2gbCtx", self.seen_size)
+        self.ctx_init("search", self.seen_size)
         for q in starts:
             o.line(f"    if g.node == {q}:")
             o.line(f"        r2gb_s{q}(g, c, g.pos)")
