@@ -112,27 +112,46 @@ def test_a_bad_page_fails_check_with_one_finding_at_the_page(tmp_path: Path) -> 
 def test_a_mapping_that_misses_a_legal_move_is_a_finding(tmp_path: Path) -> None:
     # ranks one off: white's first moves map fine, a move from its home rank does not
     ws = _copy(tmp_path, "breakthrough")
-    mapping = ws.root / "rbg.toml"
-    mapping.write_text(mapping.read_text().replace('"8 - row(0)"', '"7 - row(0)"'))
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("from_rank = 8 - row(0)", "from_rank = 7 - row(0)"))
     report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 20})
     messages = " ".join(f.message for f in report.findings)
-    assert "rbg.toml" in messages and "misses this move" in messages
+    assert "move mapping" in messages and "misses this move" in messages
 
 
 def test_a_mapping_that_misses_a_first_move_is_one_line(tmp_path: Path) -> None:
     ws = _copy(tmp_path, "connect_four")
-    mapping = ws.root / "rbg.toml"
-    mapping.write_text(mapping.read_text().replace('col = "col(0)"', 'col = "col(0) + 1"'))
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("col = col(0)", "col = col(0) + 1"))
     out = CliRunner().invoke(app, ["check", str(ws.root), "--fuzz", "5", "--oracle-runs", "2"])
     assert out.exit_code == 1
     assert "Traceback" not in out.output
     assert "pages/turn.rbg:" in out.output and "misses this move" in out.output
 
 
-def test_a_broken_mapping_file_is_one_compile_error(tmp_path: Path) -> None:
+def test_the_mapping_may_be_a_file_of_the_game_directory(tmp_path: Path) -> None:
     ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    on_page = turn.read_text()
     (ws.root / "rbg.toml").write_text('[[moves]]\naction = "mark"\nargs = { row = "row(0)" }\n')
+    assert "both map the moves" in _compile_error(ws)
+    turn.write_text(on_page.split("#moves")[0])
     assert "no expression for argument 'col'" in _compile_error(ws)
+    (ws.root / "rbg.toml").write_text(
+        '[[moves]]\naction = "mark"\nargs = { row = "row(0)", col = "col(0)" }\n'
+        "[returns]\noffset = 50\nscale = 50\n"
+    )
+    with compile_and_start(ws) as made:
+        assert made.engine is not None, made.error
+        assert len(made.engine.legal_actions(made.engine.initial())) == 9
+
+
+def test_a_bad_mapping_on_a_page_is_an_error_at_its_line(tmp_path: Path) -> None:
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("col = col(0)", "column = col(0)"))
+    error = _compile_error(ws)
+    assert "pages/turn.rbg:" in error and "has no argument `column`" in error
 
 
 def test_a_game_with_chance_is_refused(tmp_path: Path) -> None:

@@ -89,6 +89,12 @@ def _apply(page: PageSource, edit: Edit) -> str:
     return "\n".join(lines)
 
 
+def _only_slash_comments(lines: Sequence[str]) -> bool:
+    """Lines that are all ``//`` comments (the comment of targets such as ``rbg``, whose
+    ``#`` starts a definition): an edit there changes no rule."""
+    return bool(lines) and all(line.strip().startswith("//") for line in lines)
+
+
 def page_mutants(
     name: str,
     text: str,
@@ -108,6 +114,8 @@ def page_mutants(
     every = {**OPERATORS, **(extra or {})}
     for op_name in operators or list(every):
         for n, edit in enumerate(every[op_name](page, skip)):
+            if _only_slash_comments(page.lines[edit.start : edit.end]):
+                continue
             source = _apply(page, edit)
             if source in seen:
                 continue

@@ -15,7 +15,7 @@ from pathlib import Path
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.targets.rbg.lower import Lowered, lower
 from rulebook2game.targets.rbg.mapping import FILE as MAPPING_FILE
-from rulebook2game.targets.rbg.mapping import MappingError, read_mapping
+from rulebook2game.targets.rbg.mapping import MappingError, mapping_from_pages, read_mapping
 from rulebook2game.targets.rbg.model import describe
 from rulebook2game.targets.rbg.syntax import RbgProblem
 from rulebook2game.targets.rl.compile import CompileResult, check_syntax, compile_workspace
@@ -48,6 +48,13 @@ def _source_line(root: Path, file: str, line: int) -> str | None:
     return lines[line - 1].expandtabs(4) if 1 <= line <= len(lines) else None
 
 
+def _problem(ws: Workspace, exc: RbgProblem) -> Diagnostic:
+    at = exc.at
+    return Diagnostic(
+        at.file, at.line, at.column, exc.message, "error", (), _source_line(ws.root, at.file, at.line)
+    )
+
+
 def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
     """The generated program of ``ws``'s RBG pages, or the diagnostics that prevent it."""
     files = sorted(ws.pages_dir.glob(f"*{PAGE_SUFFIX}"))
@@ -59,12 +66,7 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
     try:
         desc = describe(pages)
     except RbgProblem as exc:
-        at = exc.at
-        return [
-            Diagnostic(
-                at.file, at.line, at.column, exc.message, "error", (), _source_line(ws.root, at.file, at.line)
-            )
-        ]
+        return [_problem(ws, exc)]
     try:
         interface = ws.interface()
         config = ws.config()
@@ -98,10 +100,23 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
                 "interface.toml", 0, 0, f"the rbg target needs min/max arguments; {ranged[0]} lists values"
             )
         ]
-    try:
-        mapping = read_mapping(ws.root, interface)
-    except MappingError as exc:
-        return [Diagnostic(MAPPING_FILE, 0, 0, str(exc).removeprefix(f"{MAPPING_FILE}: "))]
+    has_file = (ws.root / MAPPING_FILE).is_file()
+    if "moves" in desc.extras:
+        at = desc.spans["moves"]
+        if has_file:
+            return [Diagnostic(at.file, at.line, at.column, f"#moves and {MAPPING_FILE} both map the moves: keep one")]
+        try:
+            mapping = mapping_from_pages(desc.extras, desc.spans, interface)
+        except RbgProblem as exc:
+            return [_problem(ws, exc)]
+    else:
+        try:
+            mapping = read_mapping(ws.root, interface)
+        except MappingError as exc:
+            message = str(exc).removeprefix(f"{MAPPING_FILE}: ")
+            if not has_file:
+                message += " (or write `#moves = ...` on a page)"
+            return [Diagnostic(MAPPING_FILE, 0, 0, message)]
     return lower(desc, interface, mapping)
 
 

@@ -372,7 +372,7 @@ class _Lowering:
                 o.line(f"{indent}let a_{name} = {self.map_expr(expr)}")
                 o.line(
                     f'{indent}assert(a_{name} >= {arg.min} and a_{name} <= {arg.max or 0}, '
-                    f'"rbg.toml: a legal RBG move gives {rule.action} argument {name} a value '
+                    f'"the move mapping: a legal RBG move gives {rule.action} argument {name} a value '
                     f'outside {arg.min}..{arg.max or 0} (the mapping misses this move)")'
                 )
                 o.line(f"{indent}index = index + (a_{name} - {arg.min}) * {s}")
@@ -381,7 +381,7 @@ class _Lowering:
                 o.line("")
                 return
         o.line(
-            '    assert(false, "rbg.toml: a legal RBG move matches no [[moves]] entry (the '
+            '    assert(false, "the move mapping: a legal RBG move matches no [[moves]] entry (the '
             'mapping misses this move)")'
         )
         o.line("    return -1")
@@ -450,7 +450,7 @@ class _Lowering:
         o.line("    let k = i")
         o.line("    if k < 0:")
         o.line("        k = c.depth + 1 + k")
-        o.line('    assert(k >= 0 and k <= c.depth, "rbg.toml names a modifier the move does not have")')
+        o.line('    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move does not have")')
         o.line("    if k == c.depth:")
         o.line("        return node")
         o.line("    return c.pnode[k]")
@@ -459,7 +459,7 @@ class _Lowering:
         o.line("    let k = i")
         o.line("    if k < 0:")
         o.line("        k = c.depth + 1 + k")
-        o.line('    assert(k >= 0 and k <= c.depth, "rbg.toml names a modifier the move does not have")')
+        o.line('    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move does not have")')
         o.line("    if k == c.depth:")
         o.line("        return pos")
         o.line("    return c.ppos[k]")
@@ -506,7 +506,7 @@ class _Lowering:
         o.line("            if r2gb_same(g, c, s - 1, node, pos):")
         o.line("                return")
         o.line(
-            '            assert(false, "rbg.toml: two different legal RBG moves map to the same '
+            '            assert(false, "the move mapping: two different legal RBG moves map to the same '
             'action (the mapping misses one of them)")'
         )
         o.line("        g.slot.set(a, g.nmoves + 1)")

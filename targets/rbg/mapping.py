@@ -18,6 +18,9 @@ integer expression over that sequence::
 With several ``[[moves]]``, each has a ``when`` (a comparison of such expressions) and
 the first whose ``when`` holds names the action. A legal move whose arguments fall
 outside the interface, or two moves naming one action, is reported when it is found.
+
+The same can be written on the pages instead (:func:`mapping_from_pages`), as the
+target's own sections ``#moves`` and ``#returns``; a game has one or the other.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.targets.rbg.syntax import RbgProblem, Span, Token
 from rulebook2game.workspace import Interface
 
 FILE = "rbg.toml"
@@ -180,3 +184,121 @@ def read_mapping(game_dir: Path, interface: Interface) -> Mapping:
     if not isinstance(offset, int | float) or not isinstance(scale, int | float) or scale == 0:
         raise MappingError(f"{FILE}: [returns] offset and scale are numbers, scale not 0")
     return Mapping(tuple(rules), float(offset), float(scale))
+
+
+def _split(tokens: list[Token], sep: str) -> list[list[Token]]:
+    """``tokens`` split at ``sep`` outside brackets."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for tok in tokens:
+        if tok.text in "([{":
+            depth += 1
+        elif tok.text in ")]}":
+            depth -= 1
+        if tok.text == sep and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(tok)
+    return parts
+
+
+def _text(tokens: list[Token]) -> str:
+    return " ".join(t.text for t in tokens)
+
+
+def _expr_at(tokens: list[Token], where: Token, comparison: bool) -> ast.expr:
+    if not tokens:
+        raise RbgProblem(where.at, "an empty expression")
+    try:
+        return _parse(_text(tokens), "", comparison)
+    except MappingError as exc:
+        raise RbgProblem(tokens[0].at, str(exc).removeprefix(": ")) from None
+
+
+def mapping_from_pages(
+    extras: dict[str, list[Token]], spans: dict[str, Span], interface: Interface
+) -> Mapping:
+    """The mapping written on the pages as ``#moves`` and ``#returns``::
+
+        #moves = mark(row = row(0), col = col(0))
+        #returns = (score - 50) / 50
+
+    Several entries of ``#moves`` are separated by ``;``, each ending in ``when COND``.
+
+    Raises:
+        RbgProblem: at the page line of the fault.
+    """
+    specs = {a.name: a for a in interface.actions}
+    head = spans["moves"]
+    tokens = extras["moves"]
+    entries = [e for e in _split(tokens, ";") if e]
+    if not entries:
+        raise RbgProblem(head, "#moves names no action: write `#moves = action(arg = expr, ...)`")
+    rules: list[MoveRule] = []
+    for entry in entries:
+        name = entry[0]
+        spec = specs.get(name.text)
+        if spec is None:
+            raise RbgProblem(name.at, f"#moves: `{name.text}` is not an action of interface.toml")
+        if len(entry) < 3 or entry[1].text != "(":
+            raise RbgProblem(name.at, f"#moves: write `{name.text}(arg = expr, ...)`")
+        depth, close = 0, -1
+        for k, tok in enumerate(entry[1:], start=1):
+            depth += tok.text == "("
+            depth -= tok.text == ")"
+            if depth == 0:
+                close = k
+                break
+        if close < 0:
+            raise RbgProblem(entry[1].at, "#moves: `(` is never closed")
+        args: dict[str, ast.expr] = {}
+        for part in _split(entry[2:close], ","):
+            if len(part) < 3 or part[1].text != "=" or not part[0].is_name:
+                at = part[0].at if part else entry[1].at
+                raise RbgProblem(at, "#moves: each argument is `name = expression`")
+            if part[0].text not in {a.name for a in spec.args}:
+                raise RbgProblem(part[0].at, f"#moves: {spec.name} has no argument `{part[0].text}`")
+            args[part[0].text] = _expr_at(part[2:], part[1], False)
+        missing = [a.name for a in spec.args if a.name not in args]
+        if missing:
+            raise RbgProblem(name.at, f"#moves: no expression for argument `{missing[0]}` of {spec.name}")
+        rest = entry[close + 1 :]
+        when = None
+        if rest:
+            if rest[0].text != "when":
+                raise RbgProblem(rest[0].at, f"#moves: unexpected `{rest[0].text}` (expected `when` or `;`)")
+            when = _expr_at(rest[1:], rest[0], True)
+        elif len(entries) > 1:
+            raise RbgProblem(name.at, "#moves: with several entries, each needs `when COND`")
+        rules.append(MoveRule(spec.name, when, tuple((a.name, args[a.name]) for a in spec.args)))
+    offset, scale = 0.0, 1.0
+    if "returns" in extras:
+        offset, scale = _returns(extras["returns"], spans["returns"])
+    return Mapping(tuple(rules), offset, scale)
+
+
+def _returns(tokens: list[Token], head: Span) -> tuple[float, float]:
+    """``score``, ``score - A``, ``score / B`` or ``(score - A) / B`` -> (A, B)."""
+    bad = RbgProblem(
+        tokens[0].at if tokens else head,
+        "#returns: write `(score - OFFSET) / SCALE` (integers; `score` is the player's variable)",
+    )
+    try:
+        node = ast.parse(_text(tokens), mode="eval").body
+    except SyntaxError:
+        raise bad from None
+    scale = 1.0
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        if not (isinstance(node.right, ast.Constant) and type(node.right.value) is int and node.right.value):
+            raise bad
+        scale = float(node.right.value)
+        node = node.left
+    offset = 0.0
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+        if not (isinstance(node.right, ast.Constant) and type(node.right.value) is int):
+            raise bad
+        offset = float(node.right.value)
+        node = node.left
+    if not (isinstance(node, ast.Name) and node.id == "score"):
+        raise bad
+    return offset, scale

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebook2game.targets.rbg.syntax import RbgProblem, Span, Token, read_definitions
+from rulebook2game.targets.rbg.syntax import (
+    TARGET_SECTIONS,
+    RbgProblem,
+    Span,
+    Token,
+    read_definitions,
+)
 
 KEEPER = "keeper"
 """The name of the keeper player (``->>`` switches to it)."""
@@ -109,6 +115,8 @@ class Description:
     rules: Node
     spans: dict[str, Span] = field(default_factory=dict)
     """Where each section was defined."""
+    extras: dict[str, list[Token]] = field(default_factory=dict)
+    """The target's own sections (``#moves``, ``#returns``) as written."""
 
 
 # -- parsing -----------------------------------------------------------------------------
@@ -478,4 +486,5 @@ def describe(pages: list[tuple[str, str]]) -> Description:
         board=board,
         rules=rules,
         spans={name: d.at for name, (d, _) in sections.items()},
+        extras={name: tokens for name, (_, tokens) in sections.items() if name in TARGET_SECTIONS},
     )

@@ -20,6 +20,9 @@ from rulebook2game.errors import Rulebook2GameError
 MACRO_DEPTH = 64
 """Most nested macro expansions (a deeper one is taken for a recursive macro)."""
 SECTIONS = ("players", "pieces", "variables", "board", "rules")
+TARGET_SECTIONS = ("moves", "returns")
+"""Optional sections of this target beyond RBG: how a move becomes an interface action,
+and the returns (the same as ``rbg.toml``, for writers who can only write pages)."""
 
 
 @dataclass(frozen=True)
@@ -230,13 +233,16 @@ def read_definitions(pages: list[tuple[str, str]]) -> dict[str, tuple[Definition
                     d.at, f"#{d.name} is defined twice (first at {first.file}:{first.line})"
                 )
             seen[d.name] = d
-            if d.name in SECTIONS:
+            if d.name in SECTIONS or d.name in TARGET_SECTIONS:
                 if d.params:
                     raise RbgProblem(d.at, f"#{d.name} takes no parameters")
                 heads[d.name] = d
             else:
                 macros[d.name] = d
-    sections = {name: (d, expand(d.body, macros)) for name, d in heads.items()}
+    sections = {
+        name: (d, expand(d.body, macros) if name in SECTIONS else list(d.body))
+        for name, d in heads.items()
+    }
     for name in SECTIONS:
         if name not in sections:
             at = Span(pages[0][0] if pages else "pages", 1, 1)

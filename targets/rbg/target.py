@@ -15,6 +15,7 @@ from rulebook2game.targets.rbg.compile import (
     compile_pages,
 )
 from rulebook2game.targets.rbg.engine import RbgEngine
+from rulebook2game.targets.rbg.mutate import OPERATORS
 from rulebook2game.targets.rl.target import worker_limits
 from rulebook2game.workspace import Workspace
 
@@ -28,7 +29,7 @@ class RbgTarget:
     page_suffix = PAGE_SUFFIX
     reference = _HERE / "reference.md"
     one_error_note: str | None = NOTE
-    mutation_operators: tuple[tuple[str, MutationOperator], ...] = ()
+    mutation_operators: tuple[tuple[str, MutationOperator], ...] = OPERATORS
     presentation: frozenset[str] = frozenset()
 
     def compile(self, ws: Workspace, *, optimized: bool = False) -> RbgCompile:
