@@ -254,3 +254,25 @@ def test_the_rulepage_target_through_tool_calls_ends_green(tmp_path: Path) -> No
     assert summary["status"] == "green" and summary["agent_status"] == "finished"
     brief = (out / "AGENTS.md").read_text()
     assert "`pages/*.page`" in brief and "pages/*.rl" not in brief
+
+
+def test_the_rbg_target_through_tool_calls_ends_green(tmp_path: Path) -> None:
+    out = tmp_path / "ttt"
+    result, server = _ingest("tic_tac_toe", "tic_tac_toe_rbg.json", out, "--target", "rbg")
+    assert result.exit_code == 0, result.output
+    gold = CORPORA_DIR / "rbg" / "tic_tac_toe" / "pages"
+    for page in ("board", "turn"):
+        assert (out / "pages" / f"{page}.rbg").read_text() == (gold / f"{page}.rbg").read_text()
+    # the system prompt carries the RBG notes, and the compile error names the page line
+    system = server.received[0].body["messages"][0]["content"]
+    assert "Regular Boardgames" in system and "// page: scoring" in system
+    run = _only_run(out)
+    compiled = next(
+        e for e in _events(run) if e["event"] == "tool_result" and e["name"] == "compile"
+    )
+    content = compiled["outcome"]["content"]
+    assert "pages/turn.rbg:" in content and "mrk" in content and "generated.rl" not in content
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["status"] == "green" and summary["agent_status"] == "finished"
+    brief = (out / "AGENTS.md").read_text()
+    assert "`pages/*.rbg`" in brief and "#moves" in brief

@@ -62,6 +62,7 @@ class RbgProblem(Rulebook2GameError):
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HASH_HEADER = re.compile(r"[ \t]*#\s*(page|implements|sections|cites)\s*:")
 _TOKEN = re.compile(
     r"\s+|//[^\n]*|(?P<tok>->>|->|==|!=|<=|>=|[A-Za-z_][A-Za-z0-9_]*|\d+|[#=()\[\]{},;+*\-/$?!<>^])"
 )
@@ -77,6 +78,13 @@ def tokenize(file: str, text: str) -> list[Token]:
     line, line_start, i = 1, 0, 0
     while i < len(text):
         match = _TOKEN.match(text, i)
+        header = _HASH_HEADER.match(text, i) if i == line_start else None
+        if header is not None:
+            raise RbgProblem(
+                Span(file, line, 1),
+                f"`# {header.group(1)}:` starts a definition in RBG; header lines are "
+                f"comments: `// {header.group(1)}: ...`",
+            )
         if match is None:
             raise RbgProblem(
                 Span(file, line, i - line_start + 1), f"unexpected character {text[i]!r}"
