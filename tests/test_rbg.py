@@ -96,7 +96,17 @@ def test_the_automaton_follows_the_paper_example() -> None:
     assert aut.follow[0] == (1, 3)
     assert aut.follow[4] == (5,)
     assert set(aut.follow[5]) == {4, 6}
-    assert aut.cyclic() == frozenset({2})
+    assert aut.cyclic() == frozenset()  # left* ends at the board's edge: nothing to remember
+
+
+def test_searches_remember_visits_only_where_a_walk_can_come_back() -> None:
+    def cyclic(rules: str) -> set[str]:
+        aut = build(describe([("pages/rules.rbg", BOARD + f"#rules = {rules} ->cross\n")]).rules)
+        return {aut.actions[q - 1].text for q in aut.cyclic()}
+
+    assert cyclic("(left + right)*") == {"left", "right"}
+    assert cyclic("({e} + up)*") == {"{e}", "up"}  # {e} can repeat standing still
+    assert cyclic("up* (down {e})*") == set()
 
 
 def test_a_bad_page_fails_check_with_one_finding_at_the_page(tmp_path: Path) -> None:

@@ -32,12 +32,36 @@ class Automaton:
         return len(self.actions) + 1
 
     def cyclic(self) -> frozenset[int]:
-        """States on a cycle that applies no modifier: a search must remember visits there."""
+        """States on a cycle that applies no modifier, where a search must remember visits.
+
+        A cycle whose shifts all go one way (``up*``, ``(down {e})*``), and that cannot
+        go round without shifting, cannot come back to a square on a board without
+        cycles along a direction (a rectangle), so its states are left out: the board's
+        edge ends the walk.
+        """
         free = {
             q: [j for j in self.follow[q] if not self.actions[j - 1].modifier]
             for q in range(self.size)
         }
-        return frozenset(q for comp in _components(free) if _loops(comp, free) for q in comp)
+        out: set[int] = set()
+        for comp in _components(free):
+            if not _loops(comp, free):
+                continue
+            inner = set(comp)
+            shifts = {
+                self.actions[j - 1].name
+                for q in comp
+                for j in free[q]
+                if j in inner and self.actions[j - 1].kind == "shift"
+            }
+            still = {
+                q: [j for j in free[q] if j in inner and self.actions[j - 1].kind != "shift"]
+                for q in comp
+            }
+            standing = any(_loops(c, still) for c in _components(still))
+            if len(shifts) != 1 or standing:
+                out.update(comp)
+        return frozenset(out)
 
     def modifier_depth(self) -> int | None:
         """Most modifiers (the final switch not counted) one move can apply, or ``None`` when
