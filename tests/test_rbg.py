@@ -91,7 +91,10 @@ def test_macros_take_arguments_split_by_semicolons() -> None:
 
 def test_the_automaton_follows_the_paper_example() -> None:
     # up left* + [x] (up [y])*, indexed: up1 left2 + [x]3 (up4 [y]5)* (the paper's E)
-    text = BOARD.replace("#pieces = e, x, o", "#pieces = e, x, y") + "#rules = up left* + [x] (up [y])* ->cross\n"
+    text = (
+        BOARD.replace("#pieces = e, x, o", "#pieces = e, x, y")
+        + "#rules = up left* + [x] (up [y])* ->cross\n"
+    )
     aut = build(describe([("pages/rules.rbg", text)]).rules)
     assert aut.follow[0] == (1, 3)
     assert aut.follow[4] == (5,)
@@ -180,8 +183,12 @@ def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
     # (left + right)* walks back and forth forever unless visits are remembered
     ws = _copy(tmp_path)
     turn = ws.pages_dir / "turn.rbg"
-    turn.write_text(turn.read_text().replace("#anySquare = (up* + down*) (left* + right*)",
-                                             "#anySquare = (up + down + left + right)*"))
+    turn.write_text(
+        turn.read_text().replace(
+            "#anySquare = (up* + down*) (left* + right*)",
+            "#anySquare = (up + down + left + right)*",
+        )
+    )
     with compile_and_start(ws) as made:
         assert made.engine is not None, made.error
         state = made.engine.initial()

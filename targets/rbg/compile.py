@@ -32,7 +32,10 @@ from rulebook2game.workspace import Workspace
 PAGE_SUFFIX = ".rbg"
 GENERATED_DIR = "rbg"
 """Folder of ``build/`` holding the generated program's own workspace."""
-NOTE = "the first fault stops the RBG front end (and rlc stops at its first error); fix it and compile again"
+NOTE = (
+    "the first fault stops the RBG front end (and rlc stops at its first error); "
+    "fix it and compile again"
+)
 
 RbgBuild = RulePageBuild
 """A compiled RBG game: the rl build of the generated program and its source map."""
@@ -51,7 +54,13 @@ def _source_line(root: Path, file: str, line: int) -> str | None:
 def _problem(ws: Workspace, exc: RbgProblem) -> Diagnostic:
     at = exc.at
     return Diagnostic(
-        at.file, at.line, at.column, exc.message, "error", (), _source_line(ws.root, at.file, at.line)
+        at.file,
+        at.line,
+        at.column,
+        exc.message,
+        "error",
+        (),
+        _source_line(ws.root, at.file, at.line),
     )
 
 
@@ -59,10 +68,10 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
     """The generated program of ``ws``'s RBG pages, or the diagnostics that prevent it."""
     files = sorted(ws.pages_dir.glob(f"*{PAGE_SUFFIX}"))
     if not files:
-        return [Diagnostic("pages", 0, 0, f"no rule pages: write at least one pages/NAME{PAGE_SUFFIX}")]
-    pages = [
-        (f"pages/{p.name}", p.read_text(encoding="utf-8", errors="replace")) for p in files
-    ]
+        return [
+            Diagnostic("pages", 0, 0, f"no rule pages: write at least one pages/NAME{PAGE_SUFFIX}")
+        ]
+    pages = [(f"pages/{p.name}", p.read_text(encoding="utf-8", errors="replace")) for p in files]
     try:
         desc = describe(pages)
     except RbgProblem as exc:
@@ -93,18 +102,30 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
                 f"#players names {len(desc.players)} players, game.toml says {config.players}",
             )
         ]
-    ranged = [f"{a.name}.{x.name}" for a in interface.actions for x in a.args if x.values is not None]
+    ranged = [
+        f"{a.name}.{x.name}" for a in interface.actions for x in a.args if x.values is not None
+    ]
     if ranged:
         return [
             Diagnostic(
-                "interface.toml", 0, 0, f"the rbg target needs min/max arguments; {ranged[0]} lists values"
+                "interface.toml",
+                0,
+                0,
+                f"the rbg target needs min/max arguments; {ranged[0]} lists values",
             )
         ]
     has_file = (ws.root / MAPPING_FILE).is_file()
     if "moves" in desc.extras:
         at = desc.spans["moves"]
         if has_file:
-            return [Diagnostic(at.file, at.line, at.column, f"#moves and {MAPPING_FILE} both map the moves: keep one")]
+            return [
+                Diagnostic(
+                    at.file,
+                    at.line,
+                    at.column,
+                    f"#moves and {MAPPING_FILE} both map the moves: keep one",
+                )
+            ]
         try:
             mapping = mapping_from_pages(desc.extras, desc.spans, interface)
         except RbgProblem as exc:
@@ -141,9 +162,7 @@ def _generated_workspace(ws: Workspace, lowered: Lowered) -> Workspace:
     return Workspace(root)
 
 
-def _finish(
-    ws: Workspace, lowered: Lowered, result: CompileResult, started: float
-) -> RbgCompile:
+def _finish(ws: Workspace, lowered: Lowered, result: CompileResult, started: float) -> RbgCompile:
     seconds = time.perf_counter() - started
     if not result.ok:
         mapped = tuple(map_diagnostic(ws.root, d, lowered.source_map) for d in result.diagnostics)

@@ -23,11 +23,11 @@ import ast
 from dataclasses import dataclass
 
 from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths
-from rulebook2game.targets.rbg.mapping import Mapping
-from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
+from rulebook2game.targets.rbg.mapping import Mapping, index_of
+from rulebook2game.targets.rbg.model import KEEPER, Arith, Description
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
-from rulebook2game.workspace import Interface
+from rulebook2game.workspace import ArgSpec, Interface
 
 DEFAULT_DEPTH = 64
 """Most modifiers one move may apply when the rules do not bound it themselves."""
@@ -35,6 +35,11 @@ KEEPER_BOUND = 10_000
 """Most keeper moves in a row."""
 SEEN_ARRAY = 4096
 """Largest visit table kept in a fixed array of the search context (larger: a vector)."""
+
+
+def _bounds(arg: ArgSpec) -> tuple[int, int]:
+    """An argument's inclusive range (the compile step refuses arguments without one)."""
+    return arg.min or 0, arg.max or 0
 
 
 _REL = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -77,7 +82,8 @@ class _Lowering:
             self.offsets[spec.name] = total
             size = 1
             for a in spec.args:
-                size *= (a.max or 0) - a.min + 1
+                lo, hi = _bounds(a)
+                size *= hi - lo + 1
             total += size
         self.actions = max(total, 1)
         self.patterns: list[Automaton] = []
@@ -132,7 +138,9 @@ class _Lowering:
 
     # -- the search -----------------------------------------------------------------------
 
-    def layout(self, aut: Automaton, starts: list[int], bound: int) -> tuple[dict[int, dict[int, int]], int]:
+    def layout(
+        self, aut: Automaton, starts: list[int], bound: int
+    ) -> tuple[dict[int, dict[int, int]], int]:
         """Where each cyclic state's visit marks live, per entry depth, and the table size."""
         depths = entry_depths(aut, starts, bound)
         bases: dict[int, dict[int, int]] = {}
@@ -194,7 +202,13 @@ class _Lowering:
             o.line(f"        c.seen.resize({size})")
 
     def search(
-        self, aut: Automaton, prefix: str, pattern: bool, ctx: str, bases: dict[int, dict[int, int]], size: int
+        self,
+        aut: Automaton,
+        prefix: str,
+        pattern: bool,
+        ctx: str,
+        bases: dict[int, dict[int, int]],
+        size: int,
     ) -> None:
         """One function per state of ``aut``: ``{prefix}s{q}`` searches on from state q."""
         o = self.o
@@ -220,7 +234,11 @@ class _Lowering:
                     o.line("    if c.seen.get(k) == c.stamp[c.depth]:")
                     o.line("        return false" if pattern else "        return")
                     o.line("    c.seen.set(k, c.stamp[c.depth])")
-                o.line(f"    return {prefix}s{q}(g, c, pos)" if pattern else f"    {prefix}s{q}(g, c, pos)")
+                o.line(
+                    f"    return {prefix}s{q}(g, c, pos)"
+                    if pattern
+                    else f"    {prefix}s{q}(g, c, pos)"
+                )
                 o.line("")
         for q in range(aut.size):
             span = aut.actions[q - 1].at if q else self.rules_at
@@ -335,16 +353,22 @@ class _Lowering:
             op = " and " if isinstance(node.op, ast.And) else " or "
             return "(" + op.join(self.map_expr(v) for v in node.values) + ")"
         if isinstance(node, ast.Compare):
-            ops = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+            ops = {
+                ast.Eq: "==",
+                ast.NotEq: "!=",
+                ast.Lt: "<",
+                ast.LtE: "<=",
+                ast.Gt: ">",
+                ast.GtE: ">=",
+            }
             parts = []
             left = node.left
-            for op, right in zip(node.ops, node.comparators, strict=True):
-                parts.append(f"{self.map_expr(left)} {ops[type(op)]} {self.map_expr(right)}")
+            for cmp, right in zip(node.ops, node.comparators, strict=True):
+                parts.append(f"{self.map_expr(left)} {ops[type(cmp)]} {self.map_expr(right)}")
                 left = right
             return "(" + " and ".join(parts) + ")"
         assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        index = node.args[0]
-        i = index.value if isinstance(index, ast.Constant) else -index.operand.value  # type: ignore[attr-defined]
+        i = index_of(node.args[0])
         fn = node.func.id
         if fn == "piece":
             return f"r2gb_piece_of(r2gb_mod_node(c, node, {i}))"
@@ -366,16 +390,19 @@ class _Lowering:
             strides = []
             for arg in reversed(spec.args):
                 strides.append(stride)
-                stride *= (arg.max or 0) - arg.min + 1
+                lo, hi = _bounds(arg)
+                stride *= hi - lo + 1
             strides.reverse()
             for (name, expr), arg, s in zip(rule.args, spec.args, strides, strict=True):
+                lo, hi = _bounds(arg)
                 o.line(f"{indent}let a_{name} = {self.map_expr(expr)}")
                 o.line(
-                    f'{indent}assert(a_{name} >= {arg.min} and a_{name} <= {arg.max or 0}, '
-                    f'"the move mapping: a legal RBG move gives {rule.action} argument {name} a value '
-                    f'outside {arg.min}..{arg.max or 0} (the mapping misses this move)")'
+                    f"{indent}assert(a_{name} >= {lo} and a_{name} <= {hi}, "
+                    f'"the move mapping: a legal RBG move gives {rule.action} argument {name} '
+                    "a value "
+                    f'outside {lo}..{hi} (the mapping misses this move)")'
                 )
-                o.line(f"{indent}index = index + (a_{name} - {arg.min}) * {s}")
+                o.line(f"{indent}index = index + (a_{name} - {lo}) * {s}")
             o.line(f"{indent}return index")
             if rule.when is None:
                 o.line("")
@@ -391,8 +418,6 @@ class _Lowering:
 
     def emit(self) -> Lowered:
         o = self.o
-        d = self.d
-        n_vars = max(len(d.variables), 1)
         o.line("# Generated from RBG pages by the rbg target; edit the pages, not this file.")
         for name in ("serialization.print", "bounded_arg", "collections.vector"):
             o.line(f"import {name}")
@@ -424,7 +449,9 @@ class _Lowering:
         the search contexts (left out of observation tensors)."""
         o = self.o
         starts = [0] + [
-            j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch" and a.name != KEEPER
+            j
+            for j, a in enumerate(self.rules.actions, start=1)
+            if a.kind == "switch" and a.name != KEEPER
         ]
         reach = entry_depths(self.rules, starts, self.depth)
         player_depth = max((max(d) for d in reach.values() if d), default=0)
@@ -468,7 +495,10 @@ class _Lowering:
         o.line("    let k = i")
         o.line("    if k < 0:")
         o.line("        k = c.depth + 1 + k")
-        o.line('    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move does not have")')
+        o.line(
+            '    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move '
+            'does not have")'
+        )
         o.line("    if k == c.depth:")
         o.line("        return node")
         o.line("    return c.pnode[k]")
@@ -477,7 +507,10 @@ class _Lowering:
         o.line("    let k = i")
         o.line("    if k < 0:")
         o.line("        k = c.depth + 1 + k")
-        o.line('    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move does not have")')
+        o.line(
+            '    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move '
+            'does not have")'
+        )
         o.line("    if k == c.depth:")
         o.line("        return pos")
         o.line("    return c.ppos[k]")
@@ -503,7 +536,10 @@ class _Lowering:
         o.line("        return false")
         o.line("    let k = 0")
         o.line("    while k < c.depth:")
-        o.line("        if g.moves.node[start + k] != c.pnode[k] or g.moves.pos[start + k] != c.ppos[k]:")
+        o.line(
+            "        if g.moves.node[start + k] != c.pnode[k] or "
+            "g.moves.pos[start + k] != c.ppos[k]:"
+        )
         o.line("            return false")
         o.line("        k = k + 1")
         o.line("    return g.moves.node[start + k] == node and g.moves.pos[start + k] == pos")
@@ -520,7 +556,8 @@ class _Lowering:
         o.line("            if r2gb_same(g, c, s - 1, node, pos):")
         o.line("                return")
         o.line(
-            '            assert(false, "the move mapping: two different legal RBG moves map to the same '
+            '            assert(false, "the move mapping: two different legal RBG moves map to '
+            "the same "
             'action (the mapping misses one of them)")'
         )
         o.line("        g.moves.slot[a] = g.nmoves + 1")
@@ -617,17 +654,22 @@ class _Lowering:
         o.line("    while g.nmoves != 0:")
         o.line("        actions:")
         for spec in self.interface.actions:
-            args = ", ".join(f"BInt<{a.min}, {(a.max or 0) + 1}> {a.name}" for a in spec.args)
+            args = ", ".join(
+                f"BInt<{_bounds(a)[0]}, {_bounds(a)[1] + 1}> {a.name}" for a in spec.args
+            )
             stride = 1
             terms = []
             for a in reversed(spec.args):
-                terms.append(f"({a.name}.value - {a.min}) * {stride}")
-                stride *= (a.max or 0) - a.min + 1
+                lo, hi = _bounds(a)
+                terms.append(f"({a.name}.value - {lo}) * {stride}")
+                stride *= hi - lo + 1
             index = " + ".join([str(self.offsets[spec.name]), *reversed(terms)])
             o.line(f"            act {spec.name}({args}) {{ r2gb_has(g, {index}) }}")
             o.line(f"                r2gb_play(g, {index})")
         o.line("")
-        o.line("# Legal action indices (into enumerate(AnyGameAction)), ascending, for the runtime.")
+        o.line(
+            "# Legal action indices (into enumerate(AnyGameAction)), ascending, for the runtime."
+        )
         o.line("fun r2g_moves(Game game, Vector<Int> out) -> Int:")
         o.line("    if game.is_done():")
         o.line("        return 0")
@@ -655,7 +697,8 @@ class _Lowering:
         o.line("    if !game.is_done():")
         o.line("        return 0.0")
         o.line(
-            f"    return (float(game.g.vars[player]) - {self.mapping.offset!r}) / {self.mapping.scale!r}"
+            f"    return (float(game.g.vars[player]) - {self.mapping.offset!r})"
+            f" / {self.mapping.scale!r}"
         )
         o.line("")
         o.line("fun pretty_print(Game game):")

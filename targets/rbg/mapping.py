@@ -102,6 +102,13 @@ def _check_expr(node: ast.expr, where: str, comparison: bool) -> None:
     )
 
 
+def index_of(node: ast.expr) -> int:
+    """The modifier index of a checked ``row(i)``, ``col(i)`` or ``piece(i)``."""
+    found = _index(node)
+    assert found is not None
+    return found
+
+
 def _index(node: ast.expr) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
@@ -257,16 +264,22 @@ def mapping_from_pages(
                 at = part[0].at if part else entry[1].at
                 raise RbgProblem(at, "#moves: each argument is `name = expression`")
             if part[0].text not in {a.name for a in spec.args}:
-                raise RbgProblem(part[0].at, f"#moves: {spec.name} has no argument `{part[0].text}`")
+                raise RbgProblem(
+                    part[0].at, f"#moves: {spec.name} has no argument `{part[0].text}`"
+                )
             args[part[0].text] = _expr_at(part[2:], part[1], False)
         missing = [a.name for a in spec.args if a.name not in args]
         if missing:
-            raise RbgProblem(name.at, f"#moves: no expression for argument `{missing[0]}` of {spec.name}")
+            raise RbgProblem(
+                name.at, f"#moves: no expression for argument `{missing[0]}` of {spec.name}"
+            )
         rest = entry[close + 1 :]
         when = None
         if rest:
             if rest[0].text != "when":
-                raise RbgProblem(rest[0].at, f"#moves: unexpected `{rest[0].text}` (expected `when` or `;`)")
+                raise RbgProblem(
+                    rest[0].at, f"#moves: unexpected `{rest[0].text}` (expected `when` or `;`)"
+                )
             when = _expr_at(rest[1:], rest[0], True)
         elif len(entries) > 1:
             raise RbgProblem(name.at, "#moves: with several entries, each needs `when COND`")
@@ -289,7 +302,11 @@ def _returns(tokens: list[Token], head: Span) -> tuple[float, float]:
         raise bad from None
     scale = 1.0
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        if not (isinstance(node.right, ast.Constant) and type(node.right.value) is int and node.right.value):
+        if not (
+            isinstance(node.right, ast.Constant)
+            and type(node.right.value) is int
+            and node.right.value
+        ):
             raise bad
         scale = float(node.right.value)
         node = node.left

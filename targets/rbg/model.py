@@ -193,7 +193,9 @@ def _bounded_names(reader: _Reader, what: str) -> list[tuple[Token, int]]:
 def _board(reader: _Reader, pieces: set[str]) -> Board:
     head = reader.name("a board generator (`rectangle`)")
     if head.text != "rectangle":
-        raise RbgProblem(head.at, f"unknown board generator `{head.text}` (this target has `rectangle`)")
+        raise RbgProblem(
+            head.at, f"unknown board generator `{head.text}` (this target has `rectangle`)"
+        )
     reader.expect("(")
     dirs = [reader.name("a direction name")]
     for _ in range(3):
@@ -201,7 +203,9 @@ def _board(reader: _Reader, pieces: set[str]) -> Board:
         dirs.append(reader.name("a direction name"))
     names = [d.text for d in dirs]
     if len(set(names)) != 4:
-        raise RbgProblem(head.at, "rectangle(up, down, left, right, ...): four different directions")
+        raise RbgProblem(
+            head.at, "rectangle(up, down, left, right, ...): four different directions"
+        )
     reader.expect(",")
     rows: list[list[str]] = []
     while reader.accept("["):
@@ -215,7 +219,9 @@ def _board(reader: _Reader, pieces: set[str]) -> Board:
                 break
             reader.expect(",")
         if rows and len(row) != len(rows[0]):
-            raise RbgProblem(reader.at(), f"board rows differ in length ({len(rows[0])} and {len(row)})")
+            raise RbgProblem(
+                reader.at(), f"board rows differ in length ({len(rows[0])} and {len(row)})"
+            )
         rows.append(row)
         reader.accept(",")
     if not rows:
@@ -288,7 +294,9 @@ class _RulesParser:
         if tok.text == "->":
             player = self.r.name("a player after `->`")
             if self.names.get(player.text) != "player":
-                raise RbgProblem(player.at, f"`->{player.text}`: `{player.text}` is not in #players")
+                raise RbgProblem(
+                    player.at, f"`->{player.text}`: `{player.text}` is not in #players"
+                )
             return self._switch(tok, player.text, f"->{player.text}", in_pattern)
         if tok.text == "->>":
             return self._switch(tok, KEEPER, "->>", in_pattern)
@@ -301,7 +309,8 @@ class _RulesParser:
             if kind != "direction":
                 what = f"a {kind}" if kind else "not declared (a macro defined nowhere?)"
                 raise RbgProblem(
-                    tok.at, f"`{tok.text}` is used as a shift but is {what}; shifts are board directions"
+                    tok.at,
+                    f"`{tok.text}` is used as a shift but is {what}; shifts are board directions",
                 )
             return Action("shift", tok.at, tok.text, name=tok.text)
         raise RbgProblem(tok.at, f"unexpected `{tok.text}` in the rules")
@@ -331,11 +340,18 @@ class _RulesParser:
             left = self.arith()
             rel = self.r.take(", expected a comparison")
             if rel.text not in ("==", "!=", "<", "<=", ">", ">="):
-                raise RbgProblem(rel.at, f"expected a comparison (== != < <= > >=), found `{rel.text}`")
+                raise RbgProblem(
+                    rel.at, f"expected a comparison (== != < <= > >=), found `{rel.text}`"
+                )
             right = self.arith()
             self.r.expect("}")
             return Action(
-                "compare", open_tok.at, f"{{$ ... {rel.text} ...}}", expr=left, relation=rel.text, other=right
+                "compare",
+                open_tok.at,
+                f"{{$ ... {rel.text} ...}}",
+                expr=left,
+                relation=rel.text,
+                other=right,
             )
         for mark, positive in (("?", True), ("!", False)):
             if self.r.accept(mark):
@@ -432,7 +448,9 @@ def describe(pages: list[tuple[str, str]]) -> Description:
 
     def declare(tok: Token, kind: str) -> None:
         if tok.text in names:
-            raise RbgProblem(tok.at, f"`{tok.text}` is declared twice (as {names[tok.text]} and {kind})")
+            raise RbgProblem(
+                tok.at, f"`{tok.text}` is declared twice (as {names[tok.text]} and {kind})"
+            )
         names[tok.text] = kind
 
     players = _bounded_names(reader("players"), "player")
@@ -440,7 +458,9 @@ def describe(pages: list[tuple[str, str]]) -> Description:
         raise RbgProblem(sections["players"][0].at, "#players is empty")
     for tok, _ in players:
         if tok.text == KEEPER:
-            raise RbgProblem(tok.at, "`keeper` is the built-in keeper; give the player another name")
+            raise RbgProblem(
+                tok.at, "`keeper` is the built-in keeper; give the player another name"
+            )
         declare(tok, "player")
     variables = _bounded_names(reader("variables"), "variable")
     for tok, _ in variables:
@@ -467,7 +487,8 @@ def describe(pages: list[tuple[str, str]]) -> Description:
     actions = _walk(rules)
     if not any(a.kind == "switch" for a in actions):
         raise RbgProblem(
-            sections["rules"][0].at, "the rules never switch players: no move can ever end (add `->player`)"
+            sections["rules"][0].at,
+            "the rules never switch players: no move can ever end (add `->player`)",
         )
     stuck = _stuck_star(rules)
     if stuck is not None:

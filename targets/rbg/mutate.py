@@ -4,7 +4,7 @@
 |---|---|
 | ``drop_alternative`` | one alternative of a sum ``a + b`` removed |
 | ``star_to_single`` | a Kleene star removed: ``x*`` becomes exactly one ``x`` |
-| ``drop_check`` | an on ``{x, y}``, comparison ``{$ ...}`` or pattern ``{? ...}``/``{! ...}`` removed |
+| ``drop_check`` | an on ``{x, y}``, a comparison ``{$ ...}`` or a pattern ``{? M}`` removed |
 | ``shift_direction`` | a shift turned a quarter (``up`` -> ``right`` -> ``down`` -> ``left``) |
 
 They work on the page's tokens (comments skipped); arithmetic inside ``[$ ...]`` and
@@ -81,7 +81,7 @@ class _Page:
         j = i
         while j >= 0 and self.tokens[j].text != "#":
             j -= 1
-        head = self.tokens[j + 1].text if 0 <= j and j + 1 < len(self.tokens) else ""
+        head = self.tokens[j + 1].text if j >= 0 and j + 1 < len(self.tokens) else ""
         return head not in ("players", "pieces", "variables", "board")
 
     def end(self, i: int) -> int:
@@ -130,9 +130,7 @@ def _alternative_start(p: _Page, i: int) -> int:
             if depth == 0:
                 return j + 1
             depth -= 1
-        elif t == "=" and depth == 0:
-            return j + 1
-        elif t == "+" and depth == 0 and not p.arith[j]:
+        elif (t == "=" and depth == 0) or (t == "+" and depth == 0 and not p.arith[j]):
             return j + 1
         j -= 1
     return 0
@@ -147,12 +145,17 @@ def drop_alternative(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
         last = _alternative_end(p, i + 1)
         if last > i:
             text = p.text[p.offsets[i + 1] : p.end(last)]
-            yield p.edit("drop_alternative", (p.offsets[i], p.end(last)), "", f"alternative `{text}` dropped")
+            yield p.edit(
+                "drop_alternative", (p.offsets[i], p.end(last)), "", f"alternative `{text}` dropped"
+            )
         first = _alternative_start(p, i - 1)
         if first < i and (first == 0 or p.tokens[first - 1].text != "+"):
             text = p.text[p.offsets[first] : p.end(i - 1)]
             yield p.edit(
-                "drop_alternative", (p.offsets[first], p.offsets[i + 1]), "", f"alternative `{text}` dropped"
+                "drop_alternative",
+                (p.offsets[first], p.offsets[i + 1]),
+                "",
+                f"alternative `{text}` dropped",
             )
 
 
@@ -188,7 +191,12 @@ def shift_direction(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
         if before in ("[", "->", "#"):
             continue
         new = TURN[tok.text]
-        yield p.edit("shift_direction", (p.offsets[i], p.end(i)), new, f"shift `{tok.text}` turned to `{new}`")
+        yield p.edit(
+            "shift_direction",
+            (p.offsets[i], p.end(i)),
+            new,
+            f"shift `{tok.text}` turned to `{new}`",
+        )
 
 
 OPERATORS: tuple[tuple[str, MutationOperator], ...] = (

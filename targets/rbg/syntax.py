@@ -131,7 +131,9 @@ def definitions(tokens: list[Token]) -> list[Definition]:
             j += 1
             while True:
                 if j >= len(tokens) or not tokens[j].is_name:
-                    raise RbgProblem(tokens[min(j, len(tokens) - 1)].at, f"bad parameters of #{name}")
+                    raise RbgProblem(
+                        tokens[min(j, len(tokens) - 1)].at, f"bad parameters of #{name}"
+                    )
                 params.append(tokens[j].text)
                 j += 1
                 if j < len(tokens) and tokens[j].text == ";":
@@ -202,7 +204,8 @@ def expand(body: tuple[Token, ...], macros: dict[str, Definition], depth: int = 
         if macro.params:
             if after >= len(tokens) or tokens[after].text != "(":
                 raise RbgProblem(
-                    tok.at, f"macro `{tok.text}` takes {len(macro.params)} arguments: `{tok.text}(...)`"
+                    tok.at,
+                    f"macro `{tok.text}` takes {len(macro.params)} arguments: `{tok.text}(...)`",
                 )
             args, after = _split_args(tokens, after)
             if len(args) != len(macro.params):
@@ -211,10 +214,12 @@ def expand(body: tuple[Token, ...], macros: dict[str, Definition], depth: int = 
                     f"macro `{tok.text}` takes {len(macro.params)} arguments separated by `;`, "
                     f"given {len(args)}",
                 )
-        bound = {p: expand(tuple(a), macros, depth + 1) for p, a in zip(macro.params, args, strict=True)}
+        bound = {
+            p: expand(tuple(a), macros, depth + 1) for p, a in zip(macro.params, args, strict=True)
+        }
         substituted: list[Token] = []
         for t in macro.body:
-            substituted.extend(bound[t.text] if t.text in bound else [t])
+            substituted.extend(bound.get(t.text, [t]))
         out.extend(expand(tuple(substituted), macros, depth + 1))
         i = after
     return out
