@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths
 from rulebook2game.targets.rbg.mapping import Mapping, index_of
-from rulebook2game.targets.rbg.model import KEEPER, Arith, Description
+from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
 from rulebook2game.workspace import ArgSpec, Interface
@@ -87,6 +87,8 @@ class _Lowering:
             total += size
         self.actions = max(total, 1)
         self.patterns: list[Automaton] = []
+        self.simple: set[int] = set()
+        """Patterns written as straight tests (no search context)."""
         self.rules_at = desc.spans["rules"]
 
     # -- helpers --------------------------------------------------------------------------
@@ -324,6 +326,9 @@ class _Lowering:
         while done < len(self.patterns):
             k = done
             aut = self.patterns[k]
+            if self.straight(aut, k):
+                done += 1
+                continue
             exact = aut.modifier_depth()
             bound = max(exact, 1) if exact is not None else DEFAULT_DEPTH
             bases, size = self.layout(aut, [0], bound)
@@ -336,6 +341,46 @@ class _Lowering:
             o.line(f"    return r2gb_p{k}_s0(g, c, pos)")
             o.line("")
             done += 1
+
+    def straight(self, aut: Automaton, k: int) -> bool:
+        """Write pattern ``k`` as straight tests when it is one chain of shifts, ons and
+        comparisons (``{! up}``, ``{? down {e}}``): no search, no context. False otherwise."""
+        chain: list[Action] = []
+        q = 0
+        while q not in aut.accepting:
+            if len(aut.follow[q]) != 1:
+                return False
+            q = aut.follow[q][0]
+            a = aut.actions[q - 1]
+            if a.kind not in ("shift", "on", "compare") or len(chain) >= len(aut.actions):
+                return False
+            chain.append(a)
+        if any(aut.follow[j] for j in range(1, aut.size) if j in aut.accepting):
+            return False  # an accepting state that goes on: not a plain chain
+        o = self.o
+        span = chain[0].at if chain else self.rules_at
+        o.line(f"fun r2gb_pattern{k}(R2gbState g, Int start) -> Bool:", self.at(span))
+        o.line("    let pos = start")
+        for n, a in enumerate(chain):
+            origin = self.at(a.at)
+            if a.kind == "shift":
+                cond, new = self.step(a.name)
+                o.line(f"    if !({cond}):", origin)
+                o.line("        return false")
+                o.line(f"    pos = {new}")
+            elif a.kind == "on":
+                o.line(f"    let p{n} = g.cells[pos]", origin)
+                o.line(f"    if !({self.on_test(a.pieces, f'p{n}')}):")
+                o.line("        return false")
+            else:
+                assert a.expr is not None and a.other is not None
+                left, right = self.arith(a.expr, a.at), self.arith(a.other, a.at)
+                o.line(f"    if !({left} {_REL[a.relation]} {right}):", origin)
+                o.line("        return false")
+        o.line("    return true")
+        o.line("")
+        self.simple.add(k)
+        return True
 
     # -- the mapping ----------------------------------------------------------------------
 
@@ -486,7 +531,8 @@ class _Lowering:
         o.line("    R2gbMoves moves")
         o.line("    R2gbCtx search")
         for k in range(len(self.patterns)):
-            o.line(f"    R2gbCtxP{k} pattern{k}")
+            if k not in self.simple:
+                o.line(f"    R2gbCtxP{k} pattern{k}")
         o.line("")
 
     def emit_push(self) -> None:
