@@ -167,6 +167,16 @@ def test_a_bad_mapping_on_a_page_is_an_error_at_its_line(tmp_path: Path) -> None
     assert "pages/turn.rbg:" in error and "has no argument `column`" in error
 
 
+def test_play_that_never_ends_is_a_finding(tmp_path: Path) -> None:
+    # marks may go on any square and no line ever wins: every position has a move
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    text = turn.read_text().replace("anySquare {e} [mark] ->>", "anySquare [mark] ->>")
+    turn.write_text(text.replace("{? three(mark)} [$ me", "{? three(mark)} {} [$ me"))
+    report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 5})
+    assert any("no end within 9 steps" in f.message for f in report.findings)
+
+
 def test_a_game_with_chance_is_refused(tmp_path: Path) -> None:
     ws = _copy(tmp_path)
     interface = ws.root / "interface.toml"

@@ -315,7 +315,8 @@ class _Lowering:
     def pattern_number(self, aut: Automaton, j: int) -> int:
         inner = aut.patterns[j]
         for k, known in enumerate(self.patterns):
-            if known is inner:
+            # the same pattern twice ({? M} and {! M}, one macro used twice) is written once
+            if known is inner or (known.actions == inner.actions and known.follow == inner.follow):
                 return k
         self.patterns.append(inner)
         return len(self.patterns) - 1
