@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
 from rulebook2game.cli import app
+from rulebook2game.errors import EngineFault
 from rulebook2game.regress import RegressSettings, regress
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
@@ -175,6 +176,24 @@ def test_play_that_never_ends_is_a_finding(tmp_path: Path) -> None:
     turn.write_text(text.replace("{? three(mark)} [$ me", "{? three(mark)} {} [$ me"))
     report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 5})
     assert any("no end within 9 steps" in f.message for f in report.findings)
+
+
+def test_a_move_past_the_search_bound_is_a_fault_at_the_rules(tmp_path: Path) -> None:
+    # right [x] left [e], again and again: modifiers without end inside one move
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    text = turn.read_text()
+    turn.write_text(
+        text.replace(
+            "anySquare {e} [mark] ->>", "anySquare {e} (right [mark] left [e])* [mark] ->>"
+        )
+    )
+    with compile_and_start(ws) as made:
+        assert made.engine is not None, made.error
+        with pytest.raises(EngineFault) as caught:
+            made.engine.initial()
+    assert "more modifiers before its switch than the search allows" in caught.value.message
+    assert "pages/" in caught.value.message and "generated.rl" not in caught.value.message
 
 
 def test_a_game_with_chance_is_refused(tmp_path: Path) -> None:
