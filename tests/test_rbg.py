@@ -243,3 +243,10 @@ def test_every_gold_rbg_game_passes_regress(tmp_path: Path) -> None:
     result = regress(gold, RegressSettings(seed=0, fuzz_playouts=50, oracle_trajectories=10))
     assert {g.game for g in result.games} == {"tic_tac_toe", "connect_four", "breakthrough"}
     assert result.ok, [g.first_finding for g in result.games if not g.ok]
+
+
+def test_the_worked_example_of_the_notes_is_the_corpus_connect_four() -> None:
+    notes = get_target("rbg").reference.read_text()
+    for page in ("board", "turn"):
+        assert (GOLD / "connect_four" / "pages" / f"{page}.rbg").read_text() in notes
+    assert (GOLD / "breakthrough" / "pages" / "turn.rbg").read_text() in notes
