@@ -145,9 +145,9 @@ class PipelineChecker:
     def check(self, workspace: Workspace) -> CheckReport:
         from rulebook2game.check.evidence import assess, verdict
         from rulebook2game.check.report import render_markdown, write_report
-        from rulebook2game.check.run import ALL_STAGES, run_check
+        from rulebook2game.check.run import run_check, stages_for
 
-        report = run_check(workspace, ALL_STAGES)
+        report = run_check(workspace, stages_for(workspace.config()))
         write_report(report, workspace.reports_dir)
         compile_stage = report.stage("compile")
         compiled = compile_stage is None or compile_stage.status == "ok"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -110,10 +110,13 @@ class ToolRunner:
         toolbox: Toolbox,
         pages: PageStore,
         on_page_change: Callable[[PageChange], None] | None = None,
+        second: PageStore | None = None,
     ) -> None:
         self.workspace = workspace
         self.toolbox = toolbox
         self.pages = pages
+        self.second = second
+        """The second opinion's pages, when there is one (the ``side="second"`` of page tools)."""
         self.on_page_change = on_page_change
         self.last_checks: CheckReport | None = None
         self._checked_sources: dict[str, str] = {}
@@ -138,18 +141,27 @@ class ToolRunner:
             hint = str(exc.args[0]) if exc.args else ""
             raise ToolRetry("no_such_section", section_id=args.section_id, hint=hint) from None
 
-    def _list_pages(self, args: tools.NoArgs) -> ToolOutcome:
+    def _store(self, side: tools.Side) -> PageStore:
+        if side == "this":
+            return self.pages
+        if self.second is None:
+            raise ToolRetry("no_second_opinion")
+        return self.second
+
+    def _list_pages(self, args: tools.ListPagesArgs) -> ToolOutcome:
         listing = [
             {"name": name, "cites": list(parse_header(source).cites)}
-            for name, source in self.pages.sources().items()
+            for name, source in self._store(args.side).sources().items()
         ]
         return ToolOutcome(render("agent/result.md.j2", kind="pages", pages=listing))
 
     def _read_page(self, args: tools.PageNameArgs) -> ToolOutcome:
-        return ToolOutcome(self.pages.read(args.name))
+        return ToolOutcome(self._store(args.side).read(args.name))
 
     def _write_page(self, args: tools.WritePageArgs) -> ToolOutcome:
-        change = self.pages.write(args.name, args.content)
+        change = self._store(args.side).write(args.name, args.content)
+        if args.side == "second":
+            change = replace(change, name=f"second/{change.name}")
         if self.on_page_change is not None:
             self.on_page_change(change)
         text = render(
@@ -166,7 +178,9 @@ class ToolRunner:
         return ToolOutcome(text, effect, change.name)
 
     def _delete_page(self, args: tools.PageNameArgs) -> ToolOutcome:
-        change = self.pages.delete(args.name)
+        change = self._store(args.side).delete(args.name)
+        if args.side == "second":
+            change = replace(change, name=f"second/{change.name}")
         if self.on_page_change is not None:
             self.on_page_change(change)
         text = render(
@@ -186,6 +200,8 @@ class ToolRunner:
 
     def _run_checks(self, args: tools.RunChecksArgs) -> ToolOutcome:
         sources = self.pages.sources()
+        if self.second is not None:
+            sources |= {f"second/{k}": v for k, v in self.second.sources().items()}
         report = self.last_checks
         if args.first == 1 or report is None or sources != self._checked_sources:
             report = self.toolbox.checker.check(self.workspace)

@@ -20,7 +20,12 @@ from rulebook2game.workspace import Workspace
 def opening_messages(context: PromptContext, pages: PageStore) -> tuple[Message, ...]:
     """The system prompt and the task of a new run."""
     system = render("agent/system.md.j2", **context.as_dict())
-    task = render("agent/task.md.j2", game=context.game, existing_pages=pages.names())
+    task = render(
+        "agent/task.md.j2",
+        game=context.game,
+        existing_pages=pages.names(),
+        independent=context.independent,
+    )
     state = initial_state(system, task)
     return state.history
 

@@ -45,10 +45,16 @@ def _other_side(finding: Finding, index: PageIndex, label: str) -> Finding:
     return replace(finding, expected=expected, extra=extra)
 
 
+def _second_opinion(ctx: StageContext) -> str | None:
+    """The second translation ``game.toml`` names, as a path (``None`` without one)."""
+    name = ctx.config.second_opinion
+    return str(ctx.workspace.root / name) if name else None
+
+
 def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     """Walk this game's engine and the engine of ``options["against"]`` in lockstep."""
     started = time.perf_counter()
-    other_dir = ctx.options.get(STAGE)
+    other_dir = ctx.options.get(STAGE) or _second_opinion(ctx)
     if not other_dir:
         return _row("skipped", started, "no other translation (--against)"), ()
     if ctx.engine is None:
