@@ -27,6 +27,7 @@ from rulebook2game.workspace import Workspace, load_game_config
 
 if TYPE_CHECKING:
     from rulebook2game.agent.pages import PageStore
+    from rulebook2game.agent.prompts import PromptContext
 
 SECOND_DIR = "second"
 """Where the second translation lives, inside the first game directory."""
@@ -93,7 +94,9 @@ def prepare_second_opinion(
     config = ws.config()
     target = target or other_target(config.target)
     if target not in known_targets():
-        raise BadInputError(f"--target {target}: unknown target (known: {', '.join(known_targets())})")
+        raise BadInputError(
+            f"--target {target}: unknown target (known: {', '.join(known_targets())})"
+        )
     interface = ws.root / "interface.toml"
     derived = not interface.is_file()
     if derived:
@@ -154,10 +157,10 @@ def derive_interface(ws: Workspace) -> str:
                 if engine.is_terminal(state):
                     break
                 player = engine.current_player(state)
-                action = random_step(engine, state, rng)
+                step = random_step(engine, state, rng)
                 if player == CHANCE:
-                    chance.add(parse_action(action).name)
-                state = engine.apply(state, action)
+                    chance.add(parse_action(step).name)
+                state = engine.apply(state, step)
     args: dict[str, list[tuple[str, set[int | str]]]] = {}
     for text in texts:
         action = parse_action(text)
@@ -173,7 +176,11 @@ def derive_interface(ws: Workspace) -> str:
         if slots:
             lines.append("args = [" + ", ".join(_arg(k, v) for k, v in slots) + "]")
     if chance:
-        lines += ["", "[chance]", "actions = [" + ", ".join(_quoted(c) for c in sorted(chance)) + "]"]
+        lines += [
+            "",
+            "[chance]",
+            "actions = [" + ", ".join(_quoted(c) for c in sorted(chance)) + "]",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -202,7 +209,7 @@ def second_pages(ws: Workspace) -> PageStore | None:
     return PageStore(other.pages_dir, suffix=other.page_suffix)
 
 
-def brief_context(ws: Workspace, toc: str, independent: bool) -> dict[str, object]:
+def brief_context(ws: Workspace, toc: str, independent: bool) -> PromptContext:
     """What the prompt templates need to speak about ``ws`` (see ``PromptContext``)."""
     from rulebook2game.agent.prompts import PromptContext, target_reference
 
@@ -218,11 +225,11 @@ def brief_context(ws: Workspace, toc: str, independent: bool) -> dict[str, objec
         oracle=config.oracle,
         page_suffix=ws.page_suffix,
         independent=independent,
-    ).as_dict()
+    )
 
 
 def render_brief(ws: Workspace, toc: str) -> str:
     """The ``AGENTS.md`` of a second translation."""
     from rulebook2game.agent.prompts import render
 
-    return render("AGENTS.md.j2", **brief_context(ws, toc, independent=True))
+    return render("AGENTS.md.j2", **brief_context(ws, toc, independent=True).as_dict())

@@ -132,6 +132,11 @@ def convert_finding(record: FindingRecord) -> Finding:
         cites=tuple(dict.fromkeys(cites)),
         cited=tuple((s.id, s.text) for s in record.sections if s.text),
         position=record.position or "",
+        other=record.other.label if record.other else "",
+        other_pages=tuple(record.other.pages) if record.other else (),
+        other_cited=tuple((s.id, s.text) for s in record.other.sections if s.text)
+        if record.other
+        else (),
     )
 
 

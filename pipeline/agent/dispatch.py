@@ -291,6 +291,11 @@ class ToolRunner:
             "cited": [c for c in cited if c["text"]],
             "not_quoted": unique[MAX_CITES_QUOTED:],
             "position": getattr(finding, "position", ""),
+            "other": finding.other,
+            "other_pages": list(finding.other_pages[:MAX_PAGES_NAMED]),
+            "other_cited": [
+                {"cite": c, "text": _short(t)} for c, t in finding.other_cited[:MAX_CITES_QUOTED]
+            ],
         }
 
     def _cited_text(self, cite: str) -> str:

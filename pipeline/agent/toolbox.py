@@ -56,6 +56,12 @@ class Finding:
     """(id, text) of cited rulebook passages the checks already looked up."""
     position: str = ""
     """The position where the problem shows, as the engine renders it."""
+    other: str = ""
+    """For a difference with a second translation: where it is (its game directory)."""
+    other_pages: tuple[str, ...] = ()
+    """Its pages involved."""
+    other_cited: tuple[tuple[str, str], ...] = ()
+    """(id, text) of the rules its pages cite."""
 
 
 @dataclass(frozen=True)

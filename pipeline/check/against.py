@@ -38,9 +38,8 @@ def _other_side(finding: Finding, index: PageIndex, label: str) -> Finding:
     """``finding`` (located on this side) with the other side's pages and rules added."""
     theirs = index.locate(replace(finding, pages=(), sections=(), location=None))
     pages = [str(p) for p in theirs.pages]
-    cited = [f"{s.id}: {s.text}" if s.text else s.id for s in theirs.sections]
-    where = "; ".join(pages) or "no page found"
-    expected = f"{finding.expected} (so says {label}: {where})"
+    cited = [{"id": s.id, "title": s.title, "text": s.text} for s in theirs.sections]
+    expected = f"{finding.expected} (so says {label})"
     extra = {**finding.extra, "other": label, "other_pages": pages, "other_sections": cited}
     return replace(finding, expected=expected, extra=extra)
 

@@ -54,7 +54,7 @@ def second_opinion_command(
         f"Next: have a separate agent, in a fresh context, translate {root} by following its "
         "AGENTS.md, without reading this game's pages or scenarios. Then "
         f"`rulebook2game tool {game_dir} run_checks` walks both translations in lockstep "
-        f"(game.toml: second_opinion = \"{folder}\").",
+        f'(game.toml: second_opinion = "{folder}").',
         highlight=False,
         markup=False,
         soft_wrap=True,
