@@ -83,7 +83,8 @@ def test_check_walks_both_and_page_tools_reach_the_second_side(tmp_path: Path) -
     # the second translation flips only along rows and columns: a disagreement
     board = (second / "board.rl").read_text()
     wrong = board.replace(
-        "                return true\n            d = d + 1", "                return true\n            d = d + 2"
+        "                return true\n            d = d + 1",
+        "                return true\n            d = d + 2",
     )
     assert wrong != board
     code, out = _run("tool", str(game), "write_page", json.dumps(

@@ -175,6 +175,7 @@ class PipelineChecker:
             uncovered_examples=tuple(
                 (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
             ),
+            actions=tuple(report.coverage.actions.items()) if report.coverage else (),
         )
 
 

@@ -83,6 +83,8 @@ class CheckReport:
     """(id, text) of rule sentences no page cites."""
     uncovered_examples: tuple[tuple[str, str], ...] = ()
     """(id, text) of example sentences no scenario cites."""
+    actions: tuple[tuple[str, int], ...] = ()
+    """How often fuzzing played each declared action (0: never legal, or never chosen)."""
 
 
 class Compiler(Protocol):
