@@ -49,8 +49,8 @@ examples like "White has checkers on the 2- and 5-points and rolls 6-3"::
 example sets). ``resume_index`` (rl pages) is where the game's main action resumes —
 which ``act`` statement waits for the next action; keep the value ``show_position``
 printed for a position where the same kind of move is due (the same player to place,
-to roll, ...), and edit only the game's own fields. The pages interpret it (the engine deserializes it), and it is checked
-for consistency: it must read back to the same state and answer who moves. Other keys
+to roll, ...), and edit only the game's own fields. The pages interpret it (the engine
+deserializes it), and it is checked for consistency: it must read back to the same state and answer who moves. Other keys
 of ``[setup]`` are reserved for a target-level setup hook; a scenario whose setup has
 no ``state`` is reported as not run (never as passed).
 """
@@ -266,7 +266,8 @@ class Failure:
     after: int
     """Actions played when it showed."""
     what: str
-    """illegal | player | legal | allowed | forbidden | chance | terminal | returns | state | error"""
+    """illegal | player | legal | allowed | forbidden | chance | terminal | returns | state |
+    error"""
     expected: str
     actual: str
     actions: tuple[str, ...] = ()
