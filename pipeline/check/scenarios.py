@@ -50,9 +50,10 @@ example sets). ``resume_index`` (rl pages) is where the game's main action resum
 which ``act`` statement waits for the next action; keep the value ``show_position``
 printed for a position where the same kind of move is due (the same player to place,
 to roll, ...), and edit only the game's own fields. The pages interpret it (the engine
-deserializes it), and it is checked for consistency: it must read back to the same state and answer who moves. Other keys
-of ``[setup]`` are reserved for a target-level setup hook; a scenario whose setup has
-no ``state`` is reported as not run (never as passed).
+deserializes it), and it is checked for consistency: it must read back to the same
+state and answer who moves. Other keys of ``[setup]`` are reserved for a target-level
+setup hook; a scenario whose setup has no ``state`` is reported as not run (never as
+passed).
 """
 
 from __future__ import annotations
