@@ -311,3 +311,4 @@ def test_a_second_opinion_finds_a_disagreement_that_the_first_translator_resolve
     assert summary["agent_ambiguities"][0]["sentences"] == ["5.1"]
     assert "a line is a row, a column or a diagonal" in (out / "reports" / "check.md").read_text()
     assert f"{second['found']} found, 0 left" in result.output
+    assert "5.1: a line is a row, a column or a diagonal" in result.output

@@ -437,6 +437,13 @@ def render_console(report: CheckReport, console: Console) -> None:
     console.print(table)
     for i, f in enumerate(report.findings, start=1):
         console.print(_finding_panel(i, f))
+    if report.notes is not None and report.notes.ambiguities:
+        console.print("ambiguities the translator resolved:", style="bold")
+        for a in report.notes.ambiguities:
+            why = f" — {a.why}" if a.why else ""
+            console.print(
+                f"  {', '.join(a.sentences)}: {a.reading}{why}", highlight=False, markup=False
+            )
     from rulebook2game.check.evidence import assess, verdict
 
     evidence = assess(report)
