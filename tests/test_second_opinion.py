@@ -120,3 +120,27 @@ def test_bad_folder_names_are_refused_before_anything_is_written(tmp_path: Path)
     assert code == 2 and "unknown target" in out
     assert (game / "game.toml").read_text() == before
     assert not (game / "second").exists()
+
+
+def test_a_rulepage_translation_with_a_keyword_action_is_a_second_opinion(tmp_path: Path) -> None:
+    """The RulePage Reversi of ``tests/data/games/reversi_rulepage`` was written from the
+    rulebook alone as the second opinion of the rl Reversi; its action ``pass`` is an rl
+    keyword on both sides (``act pass_()`` in rl, ``offer pass()`` in RulePage)."""
+    first = _copy(REVERSI, tmp_path)
+    second = _copy(REVERSI.parent / "reversi_rulepage", tmp_path)
+    args = ["check", str(first), "--against", str(second), "--fuzz", "50", "--oracle-runs", "30"]
+    code, out = _run(*args)
+    assert code == 0, out
+    assert "second opinion (30 trajectories)" in out
+    # "may pass" read as "may always pass": the walk names both sides' pass pages
+    page = second / "pages" / "pass.page"
+    page.write_text(
+        page.read_text().replace("offer pass() when !can_place(g, g.player)", "offer pass()")
+    )
+    code, out = _run(*args)
+    assert code == 1
+    finding = json.loads((first / "reports" / "check.json").read_text())["findings"][0]
+    assert finding["stage"] == "against" and "pass()" in finding["message"]
+    assert [p["page"] for p in finding["pages"]][:1] == ["turns"]
+    assert any("pages/pass.page" in p for p in finding["other"]["pages"])
+    assert any(s["id"] == "4.4#2" for s in finding["other"]["sections"])

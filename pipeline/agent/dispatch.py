@@ -148,6 +148,21 @@ class ToolRunner:
             raise ToolRetry("no_second_opinion")
         return self.second
 
+    def logged(self, change: PageChange, side: tools.Side) -> PageChange:
+        """Report ``change`` to the run log (a second opinion's page as ``second/NAME``)."""
+        if side == "second":
+            change = replace(change, name=f"second/{change.name}")
+        if self.on_page_change is not None:
+            self.on_page_change(change)
+        return change
+
+    def _folder(self, store: PageStore) -> str:
+        """The pages folder of ``store`` as the agent knows it (``pages``, ``second/pages``)."""
+        try:
+            return str(store.root.relative_to(self.workspace.root))
+        except ValueError:
+            return str(store.root)
+
     def _list_pages(self, args: tools.ListPagesArgs) -> ToolOutcome:
         listing = [
             {"name": name, "cites": list(parse_header(source).cites)}
@@ -159,15 +174,13 @@ class ToolRunner:
         return ToolOutcome(self._store(args.side).read(args.name))
 
     def _write_page(self, args: tools.WritePageArgs) -> ToolOutcome:
-        change = self._store(args.side).write(args.name, args.content)
-        if args.side == "second":
-            change = replace(change, name=f"second/{change.name}")
-        if self.on_page_change is not None:
-            self.on_page_change(change)
+        store = self._store(args.side)
+        change = self.logged(store.write(args.name, args.content), args.side)
         text = render(
             "agent/result.md.j2",
             kind="page_written",
-            name=change.name,
+            folder=self._folder(store),
+            name=args.name.removesuffix(change.suffix),
             suffix=change.suffix,
             created=change.old is None,
             lines=len((change.new or "").splitlines()),
@@ -178,13 +191,14 @@ class ToolRunner:
         return ToolOutcome(text, effect, change.name)
 
     def _delete_page(self, args: tools.PageNameArgs) -> ToolOutcome:
-        change = self._store(args.side).delete(args.name)
-        if args.side == "second":
-            change = replace(change, name=f"second/{change.name}")
-        if self.on_page_change is not None:
-            self.on_page_change(change)
+        store = self._store(args.side)
+        change = self.logged(store.delete(args.name), args.side)
         text = render(
-            "agent/result.md.j2", kind="page_deleted", name=change.name, suffix=change.suffix
+            "agent/result.md.j2",
+            kind="page_deleted",
+            folder=self._folder(store),
+            name=args.name.removesuffix(change.suffix),
+            suffix=change.suffix,
         )
         return ToolOutcome(text, "page_changed", change.name)
 
