@@ -31,11 +31,11 @@ def second_opinion_command(
 ) -> None:
     """Prepare GAME_DIR/second for an independent translation, walked in lockstep with GAME_DIR.
 
-    The second translation is made from the same rulebook and action interface, in the
-    other target when there is one, by an agent in a fresh context that follows
-    second/AGENTS.md and never sees GAME_DIR's pages. Every later check of GAME_DIR walks
-    both engines in lockstep; each disagreement is a finding with a shrunk counterexample
-    and both sides' cited rules.
+    An agent in a fresh context translates second/ by following second/AGENTS.md (the
+    same rulebook and actions, the other target), never seeing GAME_DIR's pages.
+
+    Every later check of GAME_DIR walks both engines in lockstep; each disagreement is a
+    finding with a shrunk counterexample and both sides' cited rules.
     """
     with fail_cleanly():
         made = prepare_second_opinion(open_workspace(game_dir), target, folder)
