@@ -172,6 +172,9 @@ def test_sentence_coverage_counts_examples_by_scenario() -> None:
     assert (cov.rules, cov.rules_cited, cov.uncited) == (2, 1, ["2#1"])
     assert (cov.examples, cov.examples_covered, cov.uncovered_examples) == (2, 1, ["1#3"])
     assert cov.texts["2#1"] == "The first to 100 wins."
+    # a rule sentence a scenario cites is still uncited by pages, and shown with its text
+    cov = coverage(text, pages=["1#1"], scenarios=["1#2", "2#1"])
+    assert cov.uncited == ["2#1"] and cov.texts["2#1"] == "The first to 100 wins."
 
 
 def test_an_example_that_starts_mid_game_plays_from_its_setup(engine: RlEngine) -> None:
