@@ -53,7 +53,8 @@ def _second_opinion(ctx: StageContext) -> str | None:
 def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     """Walk this game's engine and the engine of ``options["against"]`` in lockstep."""
     started = time.perf_counter()
-    other_dir = ctx.options.get(STAGE) or _second_opinion(ctx)
+    given = ctx.options.get(STAGE)
+    other_dir = given or _second_opinion(ctx)
     if not other_dir:
         return _row("skipped", started, "no other translation (--against)"), ()
     if ctx.engine is None:
@@ -62,7 +63,8 @@ def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
         other_ws: Workspace = open_workspace(Path(str(other_dir)))
     except Rulebook2GameError as exc:
         return _row("error", started, str(exc)), ()
-    label = str(other_dir)
+    # named in game.toml: called by that name (`second`), as the translator knows it
+    label = str(given or ctx.config.second_opinion)
     runs = int(ctx.options.get("oracle", DEFAULT_ORACLE))
     with compile_and_start(other_ws) as other:
         if other.engine is None:

@@ -148,9 +148,14 @@ def ingest_command(
         )
         result = _run_with_progress(options)
         if result.outcome == "handed_off":
+            later = (
+                "; for the second opinion, its section 'A second opinion' says how"
+                if second_opinion
+                else ""
+            )
             err_console.print(
                 f"no model endpoint (--base-url, OPENAI_BASE_URL, OPENAI_API_KEY): wrote "
-                f"{result.brief} for a coding agent; nothing checked (exit 3)",
+                f"{result.brief} for a coding agent{later}; nothing checked (exit 3)",
                 highlight=False,
                 soft_wrap=True,
             )
