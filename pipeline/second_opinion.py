@@ -92,6 +92,15 @@ def prepare_second_opinion(
     if not _DIR_NAME.fullmatch(dirname) or dirname in (".", ".."):
         raise BadInputError(f"{dirname!r}: give a plain folder name for the second translation")
     config = ws.config()
+    root = ws.root / dirname
+    created = not (root / "game.toml").is_file()
+    if not created:  # a second translation is there: keep its game.toml (and target)
+        kept = load_game_config(root / "game.toml").target
+        if target is not None and target != kept:
+            raise BadInputError(
+                f"{root} holds a {kept} translation; give another --dir for a {target} one"
+            )
+        target = kept
     target = target or other_target(config.target)
     if target not in known_targets():
         raise BadInputError(
@@ -105,16 +114,15 @@ def prepare_second_opinion(
         write_text_atomic(interface, derive_interface(ws))
     ws.interface()  # a broken interface fails here, before anything else is written
     rulebook, _ = workspace_rulebook(ws)
-    root = ws.root / dirname
-    created = not (root / "game.toml").is_file()
     (root / "pages").mkdir(parents=True, exist_ok=True)
     pdf = ws.root / config.rulebook
     if pdf.is_file():
         _copy(pdf, root / "rules.pdf")
     _copy(ws.rulebook_json, root / "rulebook.json")
     _copy(interface, root / "interface.toml")
-    text = game_toml(config.name, config.title, config.players, target, None)
-    write_text_atomic(root / "game.toml", text)
+    if created:
+        text = game_toml(config.name, config.title, config.players, target, None)
+        write_text_atomic(root / "game.toml", text)
     second = Workspace(root)
     brief = root / "AGENTS.md"
     write_text_atomic(brief, render_brief(second, rulebook.toc_text()))

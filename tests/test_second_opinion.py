@@ -144,3 +144,17 @@ def test_a_rulepage_translation_with_a_keyword_action_is_a_second_opinion(tmp_pa
     assert [p["page"] for p in finding["pages"]][:1] == ["turns"]
     assert any("pages/pass.page" in p for p in finding["other"]["pages"])
     assert any(s["id"] == "4.4#2" for s in finding["other"]["sections"])
+
+
+def test_preparing_again_keeps_the_second_translations_own_files(tmp_path: Path) -> None:
+    game = _copy(CORPORA_DIR / "tic_tac_toe", tmp_path)
+    assert _run("second-opinion", str(game))[0] == 0
+    second = game / "second"
+    (second / "game.toml").write_text((second / "game.toml").read_text() + "max_game_length = 9\n")
+    (second / "pages" / "board.page").write_text("# page: board\n# implements: 2\n")
+    code, out = _run("second-opinion", str(game))
+    assert code == 0 and "refreshed" in out
+    assert "max_game_length = 9" in (second / "game.toml").read_text()
+    assert (second / "pages" / "board.page").is_file()
+    code, out = _run("second-opinion", str(game), "--target", "rl")
+    assert code == 2 and "holds a rulepage translation" in out
