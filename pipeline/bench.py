@@ -104,8 +104,17 @@ class BenchReport(BaseModel):
 
     game: str
     budget_seconds: float
+    target: str = "rl"
+    """The game's target (``game.toml``): rows are shown under its name."""
     rows: list[BenchRow] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+
+    def label(self, engine: str) -> str:
+        """How row ``engine`` is shown: the rows of our own build carry the target's
+        name (``rulepage native (-O2)``); the engine keys stay the same for every target."""
+        if engine.startswith("rl ") and self.target != "rl":
+            return f"{self.target} {engine[3:]}"
+        return engine
 
     def row(self, engine: str) -> BenchRow | None:
         """The row of ``engine``, if it ran."""
@@ -122,6 +131,7 @@ class BenchReport(BaseModel):
         """The report with per-row rates and the ratios spelled out."""
         data = self.model_dump(mode="json")
         for row, out in zip(self.rows, data["rows"], strict=True):
+            out["label"] = self.label(row.engine)
             out["per_second"] = round(row.per_second, 1)
             out["mean_length"] = row.mean_length
             steps = row.steps_per_second
@@ -340,7 +350,7 @@ def bench_workspace(
     if oracle_name is not None:
         require_openspiel_game(oracle_name)  # before spending seconds on the other engines
     limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS
-    report = BenchReport(game=config.name, budget_seconds=seconds)
+    report = BenchReport(game=config.name, budget_seconds=seconds, target=config.target)
     runs: list[Callable[[], BenchRow]] = []
     with compile_and_start(ws, optimized=True) as made:
         engine = made.engine

@@ -10,6 +10,7 @@ A ``State`` changes in place under ``apply_action``; ``clone`` copies it.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,15 +42,24 @@ class Game:
         self.action_texts: tuple[str, ...] = tuple(rl_to_canonical(t) for t in native.texts)
         """Every action's canonical text; an action id is an index into this tuple."""
         self._ids = {text: i for i, text in enumerate(self.action_texts)}
-        self._buffer = native.call("r2g_int_buffer", native.size + 1)
-        self._data = self._buffer._data
-        self._buffer_ref = ctypes.byref(self._buffer)
-        self._result = ctypes.c_longlong()
-        self._result_ref = ctypes.byref(self._result)
-        self._index = ctypes.c_longlong()
-        self._index_ref = ctypes.byref(self._index)
-        self._step = native._step
+        # One io buffer per game for r2g_step_io: [action in / n out, player, legal ...],
+        # read and written through a memoryview (cheaper than ctypes item access).
+        self._io = native.call("r2g_int_buffer", native.size + 2)
+        self._io_ref = ctypes.byref(self._io)
+        words = (ctypes.c_longlong * (native.size + 2)).from_address(
+            ctypes.addressof(self._io._data.contents)
+        )
+        self._mv = memoryview(words).cast("B").cast("q")
+        self._step = native.step_io
         self._all_ref = native.all_ref
+        self._copy: Callable[[Any], Any] = (
+            native.copy_plain if native.plain else (lambda g: native.copy(ctypes.byref(g)))
+        )
+        self._initial = native.copy(native.initial_ref)
+        first = State(self, self._initial, [])
+        first._describe()
+        self._initial_player = first._player
+        self._initial_legal = first._legal
 
     @property
     def num_players(self) -> int:
@@ -74,7 +84,10 @@ class Game:
 
     def new_initial_state(self) -> State:
         """The state before the first action."""
-        return self._state(self._native.copy(self._native.initial_ref), [])
+        state = State(self, self._copy(self._initial), [])
+        state._player = self._initial_player
+        state._legal = list(self._initial_legal)
+        return state
 
     def action_id(self, text: str) -> int:
         """The id of an action given as canonical text (``drop(col=3)``)."""
@@ -111,12 +124,7 @@ class Game:
 
     def _state(self, g: Any, history: list[int]) -> State:
         state = State(self, g, history)
-        self._index.value = -1
-        self._step(*state._args)
-        n = self._result.value
-        data = self._data
-        state._player = data[0]
-        state._legal = data[1 : n + 1] if n > 0 else []
+        state._describe()
         return state
 
     def __repr__(self) -> str:
@@ -128,13 +136,15 @@ class Game:
 class State:
     """One position of a :class:`Game` (changes in place under :meth:`apply_action`)."""
 
-    __slots__ = ("_args", "_g", "_game", "_history", "_legal", "_player", "_ref")
+    __slots__ = ("_args", "_g", "_game", "_history", "_io", "_legal", "_player", "_ref", "_run")
 
     def __init__(self, game: Game, g: Any, history: list[int]) -> None:
         self._game = game
         self._g = g
         self._ref = ctypes.byref(g)
-        self._args = (game._result_ref, self._ref, game._all_ref, game._index_ref, game._buffer_ref)
+        self._args = (self._ref, game._all_ref, game._io_ref)
+        self._io = game._mv
+        self._run = game._step
         self._history = history
         self._player = TERMINAL
         self._legal: list[int] = []
@@ -193,18 +203,26 @@ class State:
             IllegalActionError: the action is not legal here (the state is unchanged).
         """
         # The hot path of per-step play: one native call, no helper calls.
-        game = self._game
-        game._index.value = action
-        game._step(*self._args)
-        n = game._result.value
+        mv = self._io
+        mv[0] = action
+        self._run(*self._args)
+        n = mv[0]
         if n < 0 or action < 0:
-            texts = game.action_texts
+            texts = self._game.action_texts
             shown = texts[action] if 0 <= action < len(texts) else str(action)
             raise IllegalActionError(shown, self.legal_action_texts())
-        data = game._data
-        self._player = data[0]
-        self._legal = data[1 : n + 1] if n else []
+        self._player = mv[1]
+        self._legal = mv[2 : n + 2].tolist()
         self._history.append(action)
+
+    def _describe(self) -> None:
+        """Read who moves and what is legal from the engine (no action applied)."""
+        mv = self._game._mv
+        mv[0] = -1
+        self._game._step(*self._args)
+        n = mv[0]
+        self._player = mv[1]
+        self._legal = mv[2 : n + 2].tolist()
 
     def apply(self, text: str) -> None:
         """Apply an action given as canonical text, in place."""
@@ -222,7 +240,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy."""
-        copy = State(self._game, self._game._native.copy(self._ref), list(self._history))
+        copy = State(self._game, self._game._copy(self._g), list(self._history))
         copy._player, copy._legal = self._player, list(self._legal)
         return copy
 
