@@ -202,6 +202,12 @@ class RlEngine:
             lambda w: w.observation_string(handle, player), f"observe({player})", state
         )
 
+    def public_tensor(self, state: RlState) -> list[float]:
+        """The observation tensor of an observer who is no player: what every player
+        sees, with every value some player may not see written as zeros."""
+        handle = self._handle(state)
+        return self._call(lambda w: w.observation_tensor(handle, -2), "public tensor", state)
+
     def observation_tensor(self, state: RlState, player: int) -> list[float]:
         """``player``'s observation tensor (rl's ``to_observation_tensor``), of length
         :attr:`observation_tensor_size`."""

@@ -38,6 +38,10 @@ class RequestError(Exception):
     """A request the worker cannot serve (unknown handle, bad arguments)."""
 
 
+NO_OBSERVER = -2
+"""An observer who is no player: sees only what every player sees."""
+
+
 def _load_module(wrapper: Path) -> Any:
     spec = importlib.util.spec_from_file_location(f"r2g_game_{os.getpid()}", wrapper)
     if spec is None or spec.loader is None:
@@ -202,9 +206,11 @@ class LoadedGame:
         return {"text": self._captured(lambda: self.m.pretty_print(masked))}
 
     def op_tensor(self, req: dict[str, Any]) -> dict[str, Any]:
-        """Player ``p``'s observation tensor (the standard library's writer)."""
+        """Player ``p``'s observation tensor (the standard library's writer); ``p = -2``
+        (no player): only what every player sees."""
         game = self._state(req.get("h"))
-        return {"tensor": _float_list(self._tensor(game, self._observer(req)))}
+        observer = NO_OBSERVER if req.get("p") == NO_OBSERVER else self._observer(req)
+        return {"tensor": _float_list(self._tensor(game, observer))}
 
     def op_tensor_size(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"size": int(self._tensor_size())}
