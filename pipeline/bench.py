@@ -15,7 +15,8 @@ Then, side by side, stepping one action per Python call, as people and learners 
 (only for a game whose current pages passed ``check``, or with ``trust``):
 
 - **rl in-process python**: :func:`rulebook2game.load`'s ``State.apply_action`` on
-  ``rng.choice(state.legal_actions())`` (rl chance outcomes are equally likely).
+  ``rng.choice(state.legal_actions())`` (chance outcomes by their odds when the pages
+  weight them, else they are equally likely).
 - **rl in-process batched**: :class:`rulebook2game.game.GameBatch` of
   :data:`BATCH_SIZE` games, one native call per step of all of them, actions chosen in
   Python; finished games start again.
@@ -249,11 +250,16 @@ def bench_in_process(game: Game, seconds: float, seed: int, max_steps: int) -> B
     rng = random.Random(seed)
     games = steps = 0
     started = time.process_time()
+    weighted = game.has_weighted_chance  # else chance outcomes are equally likely
     while time.process_time() - started < seconds or games == 0:
         state = game.new_initial_state()
         n = 0
         while not state.is_terminal() and n < max_steps:
-            state.apply_action(rng.choice(state.legal_actions()))
+            if weighted and state.is_chance_node():
+                ids, odds = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(ids, odds)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
             n += 1
         games, steps = games + 1, steps + n
     spent = time.process_time() - started

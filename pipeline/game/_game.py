@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook2game.actions import canonical
-from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError, chance_probabilities
 from rulebook2game.errors import BadInputError
 from rulebook2game.game._native import NativeGame
 from rulebook2game.targets.rl.action_text import rl_to_canonical
+from rulebook2game.targets.rl.worker_main import chance_weight, chance_weights
 
 if TYPE_CHECKING:
     from rulebook2game.game._batch import GameBatch
@@ -56,6 +57,7 @@ class Game:
             native.copy_plain if native.plain else (lambda g: native.copy(ctypes.byref(g)))
         )
         self._initial = native.copy(native.initial_ref)
+        self._odds = chance_weights(native.m, native.texts)
         first = State(self, self._initial, [])
         first._describe()
         self._initial_player = first._player
@@ -75,6 +77,13 @@ class Game:
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """The shape of every observation tensor: ``(size,)``."""
         return (self._native.tensor_size,)
+
+    @property
+    def has_weighted_chance(self) -> bool:
+        """Whether the pages give chance outcomes odds of their own
+        (``chance_weight_NAME``); otherwise the outcomes of a chance node are equally
+        likely."""
+        return bool(self._odds)
 
     @property
     def has_hidden_information(self) -> bool:
@@ -184,11 +193,17 @@ class State:
         return sorted(texts[i] for i in self._legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node: (action id, probability), equally likely; else empty."""
+        """At a chance node: (action id, probability); else empty. Outcomes are equally
+        likely unless the pages weight them (:attr:`Game.has_weighted_chance`)."""
         if self._player != CHANCE or not self._legal:
             return []
-        p = 1.0 / len(self._legal)
-        return [(i, p) for i in self._legal]
+        odds = self._game._odds
+        if not odds:
+            p = 1.0 / len(self._legal)
+            return [(i, p) for i in self._legal]
+        weights = [chance_weight(odds, self._g, i) for i in self._legal]
+        texts = [self._game.action_texts[i] for i in self._legal]
+        return list(zip(self._legal, chance_probabilities(texts, weights), strict=True))
 
     def action_to_string(self, action: int) -> str:
         """The canonical text of action id ``action``."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rulebook2game.actions import canonical
-from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError, chance_probabilities
 from rulebook2game.errors import BadInputError, EngineFault, WorkerError
 from rulebook2game.targets.rl.action_text import rl_to_canonical
 from rulebook2game.targets.rl.compile import SOURCE_DIR, RlBuild, compile_workspace
@@ -158,8 +158,11 @@ class RlEngine:
         info = state._info
         if info.terminal or info.player != CHANCE or not info.legal:
             return []
-        p = 1.0 / len(info.legal)
-        return [(text, p) for text in self.legal_actions(state)]
+        if info.weights is None:
+            p = 1.0 / len(info.legal)
+            return [(text, p) for text in self.legal_actions(state)]
+        texts = [self.action_texts[i] for i in info.legal]
+        return sorted(zip(texts, chance_probabilities(texts, info.weights), strict=True))
 
     def apply(self, state: RlState, action: str) -> RlState:
         index = self._legal_index(state, action)

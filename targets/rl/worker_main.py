@@ -23,6 +23,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import re
 import resource
 import sys
 import time
@@ -36,6 +37,35 @@ INT64_MASK = (1 << 63) - 1
 
 class RequestError(Exception):
     """A request the worker cannot serve (unknown handle, bad arguments)."""
+
+
+_ACTION_TEXT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\{(.*)\})?\s*$", re.DOTALL)
+
+Odds = dict[int, tuple[Callable[..., Any], tuple[int, ...]]]
+
+
+def chance_weights(module: Any, texts: list[str]) -> Odds:
+    """Per action index, the pages' ``chance_weight_NAME(Game, Int...) -> Int`` and the
+    action's argument values, for every action whose pages weight its outcomes (an
+    action without one is weighted 1: outcomes are equally likely)."""
+    odds: Odds = {}
+    for index, text in enumerate(texts):
+        match = _ACTION_TEXT.match(text)
+        if match is None:
+            continue
+        found = module.wrappers.get(f"chance_weight_{match.group(1)}", [])
+        body = (match.group(2) or "").strip()
+        values = [part.partition(":")[2].strip() for part in body.split(",")] if body else []
+        if len(found) != 1 or not all(v.lstrip("-").isdigit() for v in values):
+            continue
+        odds[index] = (found[0], tuple(int(v) for v in values))
+    return odds
+
+
+def chance_weight(odds: Odds, game: Any, index: int) -> int:
+    """The weight of outcome ``index`` in ``game`` (1 when the pages do not weight it)."""
+    entry = odds.get(index)
+    return 1 if entry is None else int(entry[0](game, *entry[1]))
 
 
 NO_OBSERVER = -2
@@ -80,6 +110,7 @@ class LoadedGame:
         self._masked = self._fn("r2g_masked")
         self._tensor = self._fn("r2g_observation_tensor")
         self._tensor_size = self._fn("r2g_observation_size")
+        self._odds = chance_weights(self.m, self.texts)
 
     def _fn(self, name: str) -> Callable[..., Any]:
         found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
@@ -110,6 +141,8 @@ class LoadedGame:
         }
         if terminal:
             out["returns"] = self.returns(game)
+        elif out["player"] == -1 and self._odds:
+            out["weights"] = [chance_weight(self._odds, game, i) for i in out["legal"]]
         return out
 
     def returns(self, game: Any) -> list[float]:

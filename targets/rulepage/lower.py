@@ -230,6 +230,10 @@ class Composer:
                         offer.action.at, f"`{offer.action.name}` is offered but no page reduces it"
                     )
                 chance = offer.action.name in self.interface.chance.actions
+                if offer.weight is not None and page.tier != "chance":
+                    self.problems.add(
+                        offer.weight.at, "`weight` gives a chance outcome its odds: chance pages only"
+                    )
                 if chance != (page.tier == "chance"):
                     why = "a chance action" if chance else "not a chance action"
                     self.problems.add(
@@ -317,6 +321,7 @@ class Composer:
         self._over()
         self._offers()
         self._legal()
+        self._weights()
         self._reducers()
         self._autos()
         self._apply()
@@ -476,6 +481,44 @@ class Composer:
                         )
                         o.line("        return true")
             o.line("    return false")
+            o.line("")
+
+    def _weights(self) -> None:
+        """``chance_weight_NAME(Game, Int...) -> Int`` for every chance action that some
+        offer weights: the engines read the odds of an outcome from it (the weight of
+        the first chance offer of the outcome whose conditions hold; 1 if none says)."""
+        o = self.out
+        weighted = {
+            offer.action.name
+            for page in self.pages
+            for offer in page.offers
+            if page.tier == "chance" and offer.weight is not None
+        }
+        for page in self.pages:
+            for index, offer in enumerate(page.offers):
+                if offer.action.name in weighted and offer.weight is not None:
+                    ref, weight = offer.action, offer.weight
+                    name = f"r2gp_weight__{page.name}__{index}"
+                    o.line(f"fun {name}(State g{self._params(ref)}) -> Int:", self._origin(ref.at))
+                    o.user("    return ", weight.text, weight.at.file, weight.at.line, weight.at.column)
+                    o.line("")
+        for kind in self.kinds.values():
+            if kind.name not in weighted:
+                continue
+            params = "".join(f", Int a{i}" for i in range(kind.arity))
+            args = "".join(f", a{i}" for i in range(kind.arity))
+            o.line(f"fun chance_weight_{kind.name}(Game game{params}) -> Int:")
+            for page in self.pages:
+                for index, offer in enumerate(page.offers):
+                    if page.tier != "chance" or offer.action.name != kind.name:
+                        continue
+                    origin = self._origin(offer.action.at)
+                    o.line(f"    if r2gp_offer__{page.name}__{index}(game.g{args}):", origin)
+                    if offer.weight is None:
+                        o.line("        return 1", origin)
+                    else:
+                        o.line(f"        return r2gp_weight__{page.name}__{index}(game.g{args})", origin)
+            o.line("    return 1")
             o.line("")
 
     def _chain(self, name: str) -> list[tuple[Page, ActionRef]]:

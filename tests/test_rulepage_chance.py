@@ -1,0 +1,68 @@
+"""Weighted chance in RulePage: ``offer OUTCOME weight EXPR`` on a chance page gives the
+outcomes odds of their own, reported by every engine (worker, in-process, OpenSpiel)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyspiel
+
+import rulebook2game
+from rulebook2game.check.run import compile_stage, run_check, scenarios_stage
+from rulebook2game.export.openspiel import register
+from rulebook2game.targets import get_target
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.workspace import open_workspace
+
+LOADED_DIE = Path(__file__).parent / "data" / "rulepage" / "loaded_die"
+ODDS = {f"face(value={v})": (0.375 if v == 6 else 0.125) for v in range(1, 7)}
+
+
+def _copy(tmp_path: Path) -> Path:
+    return shutil.copytree(
+        LOADED_DIE, tmp_path / "loaded_die", ignore=shutil.ignore_patterns("build", "reports")
+    )
+
+
+def test_the_worker_engine_reports_the_pages_odds(tmp_path: Path) -> None:
+    with compile_and_start(open_workspace(_copy(tmp_path))) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.apply(engine.initial(), "throw()")
+        assert dict(engine.chance_outcomes(state)) == ODDS
+
+
+def test_a_scenario_with_odds_passes_and_one_with_fair_odds_is_a_finding(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    stages = (compile_stage, scenarios_stage)
+    report = run_check(open_workspace(root), stages)
+    assert not report.findings and report.stage("scenarios").status == "ok"  # type: ignore[union-attr]
+    scenario = root / "scenarios" / "loaded_odds.toml"
+    scenario.write_text(scenario.read_text().replace("0.375", "0.125"))
+    report = run_check(open_workspace(root), stages)
+    assert [f.kind for f in report.findings] == ["scenario"]
+    assert "face(value=6)" in f"{report.findings[0].expected} {report.findings[0].actual}"
+
+
+def test_in_process_and_openspiel_see_the_same_odds(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    game = rulebook2game.load(root, trust=True)
+    assert game.has_weighted_chance
+    state = game.new_initial_state()
+    state.apply("throw()")
+    assert {game.action_to_string(i): p for i, p in state.chance_outcomes()} == ODDS
+    spiel = pyspiel.load_game(register(root, trust=True, short_name="r2g_loaded_die_test"))
+    s = spiel.new_initial_state()
+    s.apply_action(game.action_id("throw()"))
+    assert {game.action_to_string(a): p for a, p in s.chance_outcomes()} == ODDS
+
+
+def test_a_weight_outside_a_chance_page_is_an_error_at_its_line(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    turn = root / "pages" / "turn.page"
+    turn.write_text(turn.read_text().replace("when g.player < 2", "when g.player < 2 weight 2"))
+    result = get_target("rulepage").compile(open_workspace(root))
+    assert not result.ok
+    (problem,) = [d for d in result.diagnostics if "weight" in d.message]
+    assert problem.file == "pages/turn.page" and "chance pages only" in problem.message
