@@ -1,5 +1,8 @@
-"""Weighted chance in RulePage: ``offer OUTCOME weight EXPR`` on a chance page gives the
-outcomes odds of their own, reported by every engine (worker, in-process, OpenSpiel)."""
+"""RulePage's weighted chance and log lines.
+
+``offer OUTCOME weight EXPR`` on a chance page gives the outcomes odds of their own,
+reported by every engine (worker, in-process, OpenSpiel); ``log TEXT`` in a reducer
+writes a line that reaches the move log of a table."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import pyspiel
 import rulebook2game
 from rulebook2game.check.run import compile_stage, run_check, scenarios_stage
 from rulebook2game.export.openspiel import register
+from rulebook2game.play.table import Table
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import open_workspace
@@ -66,3 +70,26 @@ def test_a_weight_outside_a_chance_page_is_an_error_at_its_line(tmp_path: Path) 
     assert not result.ok
     (problem,) = [d for d in result.diagnostics if "weight" in d.message]
     assert problem.file == "pages/turn.page" and "chance pages only" in problem.message
+
+
+def test_log_lines_of_a_reducer_reach_the_move_log(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    with compile_and_start(open_workspace(root)) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        table = Table(engine, game="loaded_die", humans={0, 1})
+        table.play("throw()")
+        table.script = ["face(value=6)", "face(value=2)"]
+        six = table.step_forward()
+        table.play("throw()")
+        two = table.step_forward()
+    assert six.notes == ("a six for player 0",) and two.notes == ()
+    assert six.describe().endswith("face(value=6) (p=0.375) · a six for player 0")
+    assert "a six" not in six.describe(seen=False)
+    game = rulebook2game.load(root, trust=True)
+    state = game.new_initial_state()
+    for action in ("throw()", "face(value=6)"):
+        state.apply(action)
+    assert state.log_lines() == ["a six for player 0"]
+    state.apply("throw()")
+    assert state.log_lines() == []  # each action's lines start afresh

@@ -19,7 +19,7 @@ from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError, chance_pr
 from rulebook2game.errors import BadInputError
 from rulebook2game.game._native import NativeGame
 from rulebook2game.targets.rl.action_text import rl_to_canonical
-from rulebook2game.targets.rl.worker_main import chance_weight, chance_weights
+from rulebook2game.targets.rl.worker_main import chance_weight, chance_weights, log_lines
 
 if TYPE_CHECKING:
     from rulebook2game.game._batch import GameBatch
@@ -284,6 +284,10 @@ class State:
         if not native.call("r2g_resample_is_clean", self._g, seat):
             return None
         return self._game._state(native.call("r2g_resampled", self._g, seat, seed), [])
+
+    def log_lines(self) -> list[str]:
+        """The lines the pages logged (``log``) while the last action was applied."""
+        return log_lines(self._game._native.m, self._g)
 
     def observation_string(self, player: int) -> str:
         """What ``player`` sees: the game's ``pretty_print`` with hidden values reset."""

@@ -205,6 +205,11 @@ class RlEngine:
             lambda w: w.observation_string(handle, player), f"observe({player})", state
         )
 
+    def log_lines(self, state: RlState) -> list[str]:
+        """The lines the pages logged (``log``) while applying the action that led to
+        ``state``: for the move log of people's tables."""
+        return list(state._info.log)
+
     def public_tensor(self, state: RlState) -> list[float]:
         """The observation tensor of an observer who is no player: what every player
         sees, with every value some player may not see written as zeros."""

@@ -79,6 +79,8 @@ class StateInfo:
     weights: tuple[int, ...] | None = None
     """At a chance node of a game whose pages weight its outcomes
     (``chance_weight_NAME``): the weight of each legal outcome, in ``legal``'s order."""
+    log: tuple[str, ...] = ()
+    """The lines the pages logged while applying the action that led here."""
 
 
 @dataclass(frozen=True)
@@ -463,6 +465,7 @@ def _info(reply: dict[str, Any]) -> StateInfo:
         legal=tuple(int(i) for i in reply["legal"]),
         returns=None if returns is None else tuple(float(x) for x in returns),
         weights=None if weights is None else tuple(int(x) for x in weights),
+        log=tuple(str(x) for x in reply.get("log", ())),
     )
 
 

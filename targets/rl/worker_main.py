@@ -68,6 +68,22 @@ def chance_weight(odds: Odds, game: Any, index: int) -> int:
     return 1 if entry is None else int(entry[0](game, *entry[1]))
 
 
+def log_lines(module: Any, game: Any) -> list[str]:
+    """The lines the pages logged while the action that led to ``game`` was applied
+    (``r2g_log_size``/``r2g_log_line``, written by a target that has a ``log``
+    statement); none when the build has no log."""
+    size = module.wrappers.get("r2g_log_size", [])
+    line = module.wrappers.get("r2g_log_line", [])
+    if len(size) != 1 or len(line) != 1:
+        return []
+    out = []
+    for i in range(int(size[0](game))):
+        vector = line[0](game, i)._data
+        raw = ctypes.string_at(vector._data, int(vector._size)) if int(vector._size) else b""
+        out.append(raw.rstrip(b"\0").decode("utf-8", errors="replace"))
+    return out
+
+
 NO_OBSERVER = -2
 """An observer who is no player: sees only what every player sees."""
 
@@ -143,6 +159,9 @@ class LoadedGame:
             out["returns"] = self.returns(game)
         elif out["player"] == -1 and self._odds:
             out["weights"] = [chance_weight(self._odds, game, i) for i in out["legal"]]
+        lines = log_lines(self.m, game)
+        if lines:
+            out["log"] = lines
         return out
 
     def returns(self, game: Any) -> list[float]:

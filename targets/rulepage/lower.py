@@ -41,6 +41,8 @@ _RESERVED = re.compile(
 )
 """Names the generated program defines itself."""
 _FOLLOW = re.compile(r"^follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$")
+_LOG = re.compile(r"^(log\s+)(\S.*)$")
+"""``log TEXT`` in a reducer: a line (an rl ``String``) for the move log of the action."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,8 @@ class Composer:
         self.bonded_to: dict[str, tuple[Page, Span]] = {}
         self.follows: list[Span] = []
         """Where ``follow`` statements were written (a runaway chain is reported there)."""
+        self.logs = False
+        """Whether some reducer writes ``log`` lines (the state then keeps them)."""
 
     # -- composition checks -----------------------------------------------------------
 
@@ -295,6 +299,12 @@ class Composer:
         """The rl program (call after :meth:`check` found nothing)."""
         width = max([1, *(k.arity for k in self.kinds.values())])
         self.width = width
+        self.logs = any(
+            _LOG.match(line.text.strip())
+            for page in self.pages
+            for reducer in page.reducers
+            for line in reducer.body.lines
+        )
         o = self.out
         o.line("# Generated from the RulePage pages; edit the pages, not this file.")
         for name in ("serialization.print", "bounded_arg", "collections.vector"):
@@ -338,6 +348,13 @@ class Composer:
             return
         for line in block.lines:
             text = line.text
+            logged = _LOG.match(text.strip()) if follow else None
+            if logged is not None:
+                lead = text[: len(text) - len(text.lstrip())]
+                column = line.at.column + len(lead) + len(logged.group(1))
+                where = (line.at.file, line.at.line, column)
+                self.out.user(indent + lead + "g.r2gp_log.append(", logged.group(2) + ")", *where)
+                continue
             match = _FOLLOW.match(text.strip()) if follow else None
             if match is not None:
                 lead = text[: len(text) - len(text.lstrip())]
@@ -358,7 +375,9 @@ class Composer:
             for line in page.state.lines if page.state else ():
                 o.user("    ", line.text, line.at.file, line.at.line, line.at.column)
                 count += 1
-        if count == 0:
+        if self.logs:
+            o.line("    Vector<String> r2gp_log")
+        elif count == 0:
             o.line("    Bool r2gp_unused")
         o.line("")
 
@@ -606,6 +625,9 @@ class Composer:
         o.line("        self.size = self.size + 1")
         o.line("")
         o.line("fun r2gp_apply(State g, R2gpStep first):")
+        if self.logs:  # each action's log starts empty
+            o.line("    let no_lines : Vector<String>")
+            o.line("    g.r2gp_log = no_lines")
         o.line("    let out : R2gpSteps")
         o.line("    r2gp_reduce(g, first, out)")
         o.line("    r2gp_settle(g)")
@@ -682,6 +704,13 @@ class Composer:
         o.line("")
         o.line("fun pretty_print(Game game):")
         o.line("    r2gp_show(game.g)")
+        if self.logs:  # the lines `log` wrote while the last action was applied
+            o.line("")
+            o.line("fun r2g_log_size(Game game) -> Int:")
+            o.line("    return game.g.r2gp_log.size()")
+            o.line("")
+            o.line("fun r2g_log_line(Game game, Int i) -> String:")
+            o.line("    return game.g.r2gp_log.get(i)")
 
 
 def compose(
