@@ -114,7 +114,8 @@ def render(report: dict[str, Any]) -> str:
     ]
     for r in report["results"]:
         lines.append(
-            f"| {r['game']} | {r.get('bot', 'search')} | {r['players']} | {r['games']} | {r['wins']} | {r['draws']} "
+            f"| {r['game']} | {r.get('bot', 'search')} "
+            f"| {r['players']} | {r['games']} | {r['wins']} | {r['draws']} "
             f"| {r['win_rate']:.0%} | {r['search_mean_return']:.2f} "
             f"| {r['random_mean_return']:.2f} | {r['mean_seconds_per_move']:.3f} / "
             f"{r['max_seconds_per_move']:.3f} | {r['max_cpu_seconds_per_move']:.3f} "

@@ -102,7 +102,7 @@ def _hearts_decision(seed: int) -> tuple[rulebook2game.Game, rulebook2game.State
 
 
 def test_a_drawn_state_depends_on_what_the_seat_sees_not_on_who_holds_what() -> None:
-    game, state = _hearts_decision(4)
+    _, state = _hearts_decision(4)
     seat = state.current_player()
     other = state.resampled(seat, 99)  # the same view, the others' cards dealt anew
     assert other is not None and other.render() != state.render()

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 from rulebook2game.bots._random import RandomBot
 from rulebook2game.bots._search import SearchBot
@@ -112,7 +112,6 @@ class ISMCTSBot:
     def _bot(self, game: Game) -> tuple[Any, Any]:
         key = str(game.directory)
         if key not in self._bots:
-
             spiel_game = pyspiel.load_game(register(game.directory, trust=self.trust))
             bot = _ObservationKeyed(
                 spiel_game,
@@ -136,7 +135,6 @@ class ISMCTSBot:
         if drawn is None:  # checked at the root; a later state cannot gain such a value
             raise AssertionError("hidden values that cannot be drawn again")
         return R2GState(spiel_state.get_game(), drawn)
-
 
 
 class _ObservationKeyed(ismcts.ISMCTSBot):  # type: ignore[misc]

@@ -200,7 +200,10 @@ def _compare_own(
             if mine != theirs:
                 texts = (mine, theirs)
             else:
-                tensor_a, tensor_b = engine.observation_tensor(a, p), engine.observation_tensor(b, p)
+                tensor_a, tensor_b = (
+                    engine.observation_tensor(a, p),
+                    engine.observation_tensor(b, p),
+                )
                 if tensor_a == tensor_b:
                     continue
                 texts = _tensor_difference(tensor_a, tensor_b)

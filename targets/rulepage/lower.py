@@ -236,7 +236,8 @@ class Composer:
                 chance = offer.action.name in self.interface.chance.actions
                 if offer.weight is not None and page.tier != "chance":
                     self.problems.add(
-                        offer.weight.at, "`weight` gives a chance outcome its odds: chance pages only"
+                        offer.weight.at,
+                        "`weight` gives a chance outcome its odds: chance pages only",
                     )
                 if chance != (page.tier == "chance"):
                     why = "a chance action" if chance else "not a chance action"
@@ -519,7 +520,9 @@ class Composer:
                     ref, weight = offer.action, offer.weight
                     name = f"r2gp_weight__{page.name}__{index}"
                     o.line(f"fun {name}(State g{self._params(ref)}) -> Int:", self._origin(ref.at))
-                    o.user("    return ", weight.text, weight.at.file, weight.at.line, weight.at.column)
+                    o.user(
+                        "    return ", weight.text, weight.at.file, weight.at.line, weight.at.column
+                    )
                     o.line("")
         for kind in self.kinds.values():
             if kind.name not in weighted:
@@ -536,7 +539,10 @@ class Composer:
                     if offer.weight is None:
                         o.line("        return 1", origin)
                     else:
-                        o.line(f"        return r2gp_weight__{page.name}__{index}(game.g{args})", origin)
+                        o.line(
+                            f"        return r2gp_weight__{page.name}__{index}(game.g{args})",
+                            origin,
+                        )
             o.line("    return 1")
             o.line("")
 
