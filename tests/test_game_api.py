@@ -174,3 +174,26 @@ def test_a_rulepage_game_loads_in_process_once_checked(tmp_path: Path) -> None:
     assert len(state.legal_action_texts()) == 9
     state.apply("mark(row=1, col=1)")
     assert state.current_player() == 1
+
+
+def test_copies_are_deep_for_plain_states_and_for_states_that_own_memory() -> None:
+    plain = rulebook2game.load(CORPORA_DIR / "tic_tac_toe", trust=True)
+    owning = rulebook2game.load(
+        Path(__file__).parent / "data" / "rulepage" / "loaded_die", trust=True
+    )  # its state keeps a Vector of log lines
+    assert plain._native.plain and not owning._native.plain
+    for game, first in ((plain, "mark(row=1, col=1)"), (owning, "throw()")):
+        start = game.new_initial_state()
+        start.apply(first)
+        copy = start.clone()
+        copy.apply_action(copy.legal_actions()[0])
+        fresh = game.new_initial_state()
+        assert start.serialize() != copy.serialize() != fresh.serialize()
+        assert fresh.legal_actions() == game.new_initial_state().legal_actions()
+        assert len(start.history()) == 1 and len(copy.history()) == 2
+    owning_state = owning.new_initial_state()
+    for action in ("throw()", "face(value=6)"):
+        owning_state.apply(action)
+    kept = owning_state.clone()
+    owning_state.apply("throw()")
+    assert kept.log_lines() == ["a six for player 0"] and owning_state.log_lines() == []
