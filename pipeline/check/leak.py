@@ -119,7 +119,9 @@ def _own_leak(
     for w in range(walks):
         try:
             walk = _walk(engine, None, rng, bound)
-            private = private or _holds_private(engine, walk.engine_states[-1])
+            states = walk.engine_states
+            sampled = {states[len(states) * k // 4] for k in range(4)} | {states[-1]}
+            private = private or any(_holds_private(engine, x) for x in sampled)
         except Rulebook2GameError:
             continue  # a fault of the engine is the fuzz stage's finding
         candidates = _swaps(walk)
