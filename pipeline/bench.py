@@ -110,13 +110,6 @@ class BenchReport(BaseModel):
     rows: list[BenchRow] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
 
-    def label(self, engine: str) -> str:
-        """How row ``engine`` is shown: the rows of our own build carry the target's
-        name (``rulepage native (-O2)``); the engine keys stay the same for every target."""
-        if engine.startswith("rl ") and self.target != "rl":
-            return f"{self.target} {engine[3:]}"
-        return engine
-
     def row(self, engine: str) -> BenchRow | None:
         """The row of ``engine``, if it ran."""
         return next((r for r in self.rows if r.engine == engine), None)
@@ -156,6 +149,13 @@ class BenchReport(BaseModel):
             return None
         x, y = a.steps_per_second, b.steps_per_second
         return x / y if x is not None and y else None
+
+    def label(self, engine: str) -> str:
+        """How row ``engine`` is shown: the rows of our own build carry the target's
+        name (``rulepage native (-O2)``); the engine keys stay the same for every target."""
+        if engine.startswith("rl ") and self.target != "rl":
+            return f"{self.target} {engine[3:]}"
+        return engine
 
 
 NATIVE = "rl native (-O2)"

@@ -115,6 +115,7 @@ class LoadedGame:
         self.all = self.m.enumerate(self.m.AnyGameAction())
         self.texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
         self.players = int(self.m.get_num_players())
+        self._odds = chance_weights(self.m, self.texts)
         self.states: dict[int, Any] = {}
         self.next_handle = 1
         self.libc = ctypes.CDLL(None)
@@ -126,7 +127,6 @@ class LoadedGame:
         self._masked = self._fn("r2g_masked")
         self._tensor = self._fn("r2g_observation_tensor")
         self._tensor_size = self._fn("r2g_observation_size")
-        self._odds = chance_weights(self.m, self.texts)
 
     def _fn(self, name: str) -> Callable[..., Any]:
         found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
