@@ -34,23 +34,3 @@ def test_a_folder_without_games_is_bad_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["bench", str(tmp_path), "--all", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "no game directories" in result.output
     assert not list(tmp_path.glob("*-bench.*"))
-
-
-def test_rows_of_a_rulepage_build_are_labelled_by_its_target(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    shutil.copytree(
-        CORPORA_DIR / "rulepage" / "pig",
-        corpus / "pig",
-        ignore=shutil.ignore_patterns("build", "reports"),
-    )
-    out = tmp_path / "reports"
-    args = ["bench", str(corpus), "--all", "--seconds", "0.05", "--out", str(out), "--trust"]
-    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
-    (json_path,) = out.glob("*-bench.json")
-    (game,) = json.loads(json_path.read_text())["games"]
-    labels = [row["label"] for row in game["rows"]]
-    assert game["target"] == "rulepage"
-    assert "rulepage native (-O2)" in labels and "rulepage in-process python" in labels
-    assert not any(label.startswith("rl ") for label in labels)
-    assert "| pig (rulepage) |" in json_path.with_suffix(".md").read_text()
