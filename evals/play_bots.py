@@ -67,7 +67,7 @@ def evaluate(
     for g in range(games):
         seat = g % players
         search: SearchBot | ISMCTSBot = (
-            ISMCTSBot(simulations=simulations, seed=g)
+            ISMCTSBot(simulations=simulations, seed=g, trust=True)  # checked: loaded above
             if bot == "ismcts"
             else SearchBot(seconds=seconds, simulations=simulations, seed=g)
         )
@@ -125,11 +125,17 @@ def render(report: dict[str, Any]) -> str:
         "",
         "A win is a return above every other seat's. With more than two players (Hearts)",
         "the search bot plays one seat against three random seats; compare its mean return",
-        "with the random seats' mean return. Think time is wall clock (the bot stops",
-        "searching at its budget, 0.1 s here); the machine is shared, so the CPU time of the",
-        "slowest move is shown beside the wall-clock one.",
-        "",
+        "with the random seats' mean return. Think time is wall clock; the machine is shared,",
+        "so the CPU time of the slowest move is shown beside the wall-clock one.",
     ]
+    if any(r.get("bot", "search") == "search" for r in report["results"]):
+        lines.append("The search bot stops searching at its time budget (`--seconds`).")
+    if any(r.get("bot") == "ismcts" for r in report["results"]):
+        lines += [
+            "The ismcts bot (OpenSpiel's information-set MCTS) runs `--simulations`",
+            "simulations per move; in a game without hidden information it is the search bot.",
+        ]
+    lines.append("")
     return "\n".join(lines)
 
 
