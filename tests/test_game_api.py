@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import random
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,3 +201,36 @@ def test_copies_are_deep_for_plain_states_and_for_states_that_own_memory() -> No
     kept = owning_state.clone()
     owning_state.apply("throw()")
     assert kept.log_lines() == ["a six for player 0"] and owning_state.log_lines() == []
+
+
+def test_the_c_step_and_the_ctypes_step_agree() -> None:
+    for name in ("tic_tac_toe", "hearts"):
+        game = rulebook2game.load(CORPORA_DIR / name, trust=True)
+        assert game._fast  # the C extension builds with the compiler rlc links with
+        rng = random.Random(3)
+        for _ in range(5):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                assert game._ctypes_step(ctypes.byref(state._g), -1) == state.legal_actions()
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert game._ctypes_step(ctypes.byref(state._g), -1) == []
+
+
+def test_without_the_c_extension_games_step_through_ctypes() -> None:
+    script = (
+        "import random, rulebook2game\n"
+        f"game = rulebook2game.load({str(CORPORA_DIR / 'connect_four')!r}, trust=True)\n"
+        "state, rng = game.new_initial_state(), random.Random(5)\n"
+        "while not state.is_terminal():\n"
+        "    state.apply_action(rng.choice(state.legal_actions()))\n"
+        "print(game._fast, state.history(), state.returns())\n"
+    )
+    env = dict(os.environ, RULEBOOK2GAME_NO_FAST_STEP="1")
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    game = rulebook2game.load(CORPORA_DIR / "connect_four", trust=True)
+    state, rng = game.new_initial_state(), random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert done.stdout.split(" ", 1) == ["False", f"{state.history()} {state.returns()}\n"]

@@ -10,6 +10,7 @@ A ``State`` changes in place under ``apply_action``; ``clone`` copies it.
 from __future__ import annotations
 
 import ctypes
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook2game.actions import canonical
 from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError, chance_probabilities
 from rulebook2game.errors import BadInputError
+from rulebook2game.game._fast import fast_step
 from rulebook2game.game._native import NativeGame
 from rulebook2game.targets.rl.action_text import rl_to_canonical
 from rulebook2game.targets.rl.worker_main import chance_weight, chance_weights, log_lines
@@ -43,15 +45,28 @@ class Game:
         self.action_texts: tuple[str, ...] = tuple(rl_to_canonical(t) for t in native.texts)
         """Every action's canonical text; an action id is an index into this tuple."""
         self._ids = {text: i for i, text in enumerate(self.action_texts)}
-        # One io buffer per game for r2g_step_io: [action in / n out, player, legal ...],
-        # read and written through a memoryview (cheaper than ctypes item access).
+        # One io buffer per game for r2g_step_io: [action in / n out, player, legal ...];
+        # the player to move is read through a memoryview (cheaper than ctypes items).
         self._io = native.call("r2g_int_buffer", native.size + 2)
         self._io_ref = ctypes.byref(self._io)
-        words = (ctypes.c_longlong * (native.size + 2)).from_address(
-            ctypes.addressof(self._io._data.contents)
-        )
+        address = ctypes.addressof(self._io._data.contents)
+        words = (ctypes.c_longlong * (native.size + 2)).from_address(address)
         self._mv = memoryview(words).cast("B").cast("q")
-        self._step = native.step_io
+        fast = fast_step()
+        self._fast = fast is not None
+        """Whether steps go through the C extension (:mod:`rulebook2game.game._fast`)."""
+        self._step: Callable[[Any, int], list[int] | None] = (
+            functools.partial(
+                fast,
+                ctypes.cast(native.step_io, ctypes.c_void_p).value or 0,
+                ctypes.addressof(native.all),
+                ctypes.addressof(self._io),
+                address,
+                tuple(range(native.size)),
+            )
+            if fast is not None
+            else self._ctypes_step
+        )
         self._all_ref = native.all_ref
         self._copy: Callable[[Any], Any] = (
             native.copy_plain if native.plain else (lambda g: native.copy(ctypes.byref(g)))
@@ -62,6 +77,16 @@ class Game:
         first._describe()
         self._initial_player = first._player
         self._initial_legal = first._legal
+
+    def _ctypes_step(self, ref: Any, action: int) -> list[int] | None:
+        """One step through ctypes (when the C extension is not there): the legal ids
+        after applying ``action`` (-1: none) to the game behind ``ref``, or None when
+        it is not legal."""
+        mv = self._mv
+        mv[0] = action
+        self._native.step_io(ref, self._all_ref, self._io_ref)
+        n = mv[0]
+        return None if n < 0 else mv[2 : n + 2].tolist()
 
     @property
     def num_players(self) -> int:
@@ -145,15 +170,15 @@ class Game:
 class State:
     """One position of a :class:`Game` (changes in place under :meth:`apply_action`)."""
 
-    __slots__ = ("_args", "_g", "_game", "_history", "_io", "_legal", "_player", "_ref", "_run")
+    __slots__ = ("_g", "_game", "_history", "_io", "_key", "_legal", "_player", "_step")
 
     def __init__(self, game: Game, g: Any, history: list[int]) -> None:
         self._game = game
         self._g = g
-        self._ref = ctypes.byref(g)
-        self._args = (self._ref, game._all_ref, game._io_ref)
+        self._key = ctypes.addressof(g) if game._fast else ctypes.byref(g)
+        """What the game's step takes to find this state (an address, or a byref)."""
         self._io = game._mv
-        self._run = game._step
+        self._step = game._step
         self._history = history
         self._player = TERMINAL
         self._legal: list[int] = []
@@ -218,26 +243,19 @@ class State:
             IllegalActionError: the action is not legal here (the state is unchanged).
         """
         # The hot path of per-step play: one native call, no helper calls.
-        mv = self._io
-        mv[0] = action
-        self._run(*self._args)
-        n = mv[0]
-        if n < 0 or action < 0:
+        legal = self._step(self._key, action)
+        if legal is None or action < 0:
             texts = self._game.action_texts
             shown = texts[action] if 0 <= action < len(texts) else str(action)
             raise IllegalActionError(shown, self.legal_action_texts())
-        self._player = mv[1]
-        self._legal = mv[2 : n + 2].tolist()
+        self._player = self._io[1]
+        self._legal = legal
         self._history.append(action)
 
     def _describe(self) -> None:
         """Read who moves and what is legal from the engine (no action applied)."""
-        mv = self._game._mv
-        mv[0] = -1
-        self._game._step(*self._args)
-        n = mv[0]
-        self._player = mv[1]
-        self._legal = mv[2 : n + 2].tolist()
+        self._legal = self._step(self._key, -1) or []
+        self._player = self._io[1]
 
     def apply(self, text: str) -> None:
         """Apply an action given as canonical text, in place."""
