@@ -93,3 +93,24 @@ def test_log_lines_of_a_reducer_reach_the_move_log(tmp_path: Path) -> None:
     assert state.log_lines() == ["a six for player 0"]
     state.apply("throw()")
     assert state.log_lines() == []  # each action's lines start afresh
+
+
+def test_rl_pages_give_odds_with_a_chance_weight_function(tmp_path: Path) -> None:
+    root = shutil.copytree(
+        Path(__file__).parent / "data" / "rl" / "dice",
+        tmp_path / "dice",
+        ignore=shutil.ignore_patterns("build", "reports"),
+    )
+    page = root / "pages" / "dice.rl"
+    weight = "\n\nfun chance_weight_roll(Game g, Int face) -> Int:\n    return face\n"
+    page.write_text(page.read_text() + weight)
+    expected = {f"roll(face={f})": f / 21 for f in range(1, 7)}
+    with compile_and_start(open_workspace(root)) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        odds = dict(engine.chance_outcomes(engine.initial()))
+    assert odds.keys() == expected.keys()
+    assert all(abs(odds[a] - p) < 1e-12 for a, p in expected.items())
+    state = rulebook2game.load(root, trust=True).new_initial_state()
+    texts = {state.action_to_string(i): p for i, p in state.chance_outcomes()}
+    assert all(abs(texts[a] - p) < 1e-12 for a, p in expected.items())
