@@ -35,6 +35,11 @@ def _progress(row: BenchRow) -> None:
     err_console.print(f"[dim]{row.engine}: {row.per_second:,.0f} playouts/s[/]")
 
 
+def _game_cell(report: BenchReport) -> str:
+    """The game's name, with its target unless that is plain rl."""
+    return report.game if report.target == "rl" else f"{report.game} ({report.target})"
+
+
 def _ratio_text(report: BenchReport, engine: str) -> str:
     ratio = report.ratio(engine, OPENSPIEL)
     return f"{ratio:.2f}x" if ratio is not None else "-"
@@ -60,7 +65,7 @@ def render_table(report: BenchReport) -> Table:
             continue  # shown in render_steps_table, in actions per second
         length = f"{row.mean_length:.1f}" if row.mean_length is not None else "-"
         table.add_row(
-            row.engine,
+            report.label(row.engine),
             f"{row.playouts:,}",
             f"{row.seconds:.2f}",
             row.clock,
@@ -82,7 +87,7 @@ def render_steps_table(report: BenchReport) -> Table | None:
     for row in rows:
         ratio = report.step_ratio(row.engine, PYSPIEL_PYTHON)
         table.add_row(
-            row.engine,
+            report.label(row.engine),
             f"{row.steps_per_second:,.0f}",
             f"{ratio:.2f}x" if ratio is not None else "-",
         )
@@ -98,7 +103,7 @@ def summary_rows(reports: list[BenchReport]) -> list[tuple[str, ...]]:
         per_step = r.step_ratio(IN_PROCESS, PYSPIEL_PYTHON)
         rows.append(
             (
-                r.game,
+                _game_cell(r),
                 f"{native.per_second:,.0f}" if native else "-",
                 f"{openspiel.per_second:,.0f}" if openspiel else "-",
                 f"{ratio:.1f}x" if ratio is not None else "-",

@@ -62,7 +62,7 @@ from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_t
 from rulebook2game.workspace import Workspace
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
-RUNTIME_FILES = ("r2g_runtime.rl",)
+RUNTIME_FILES = ("r2g_runtime.rl", "r2g_play.rl")
 """Support code compiled with every game: action tables and the native playout loop."""
 
 CHECKED_FLAGS = ("--emit-bound-checks", "--emit-precondition-checks")

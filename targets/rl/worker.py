@@ -76,6 +76,11 @@ class StateInfo:
     """Indices into :attr:`RlWorker.actions` of the legal actions (chance ones included)."""
     returns: tuple[float, ...] | None
     """``score(g, p)`` per player, reported for terminal states."""
+    weights: tuple[int, ...] | None = None
+    """At a chance node of a game whose pages weight its outcomes
+    (``chance_weight_NAME``): the weight of each legal outcome, in ``legal``'s order."""
+    log: tuple[str, ...] = ()
+    """The lines the pages logged while applying the action that led here."""
 
 
 @dataclass(frozen=True)
@@ -452,13 +457,15 @@ def _shutdown(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _info(reply: dict[str, Any]) -> StateInfo:
-    returns = reply.get("returns")
+    returns, weights = reply.get("returns"), reply.get("weights")
     return StateInfo(
         handle=int(reply["h"]),
         player=int(reply["player"]),
         terminal=bool(reply["terminal"]),
         legal=tuple(int(i) for i in reply["legal"]),
         returns=None if returns is None else tuple(float(x) for x in returns),
+        weights=None if weights is None else tuple(int(x) for x in weights),
+        log=tuple(str(x) for x in reply.get("log", ())),
     )
 
 

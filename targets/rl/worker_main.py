@@ -23,6 +23,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import re
 import resource
 import sys
 import time
@@ -36,6 +37,55 @@ INT64_MASK = (1 << 63) - 1
 
 class RequestError(Exception):
     """A request the worker cannot serve (unknown handle, bad arguments)."""
+
+
+_ACTION_TEXT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\{(.*)\})?\s*$", re.DOTALL)
+
+Odds = dict[int, tuple[Callable[..., Any], tuple[int, ...]]]
+
+
+def chance_weights(module: Any, texts: list[str]) -> Odds:
+    """Per action index, the pages' ``chance_weight_NAME(Game, Int...) -> Int`` and the
+    action's argument values, for every action whose pages weight its outcomes (an
+    action without one is weighted 1: outcomes are equally likely)."""
+    odds: Odds = {}
+    for index, text in enumerate(texts):
+        match = _ACTION_TEXT.match(text)
+        if match is None:
+            continue
+        found = module.wrappers.get(f"chance_weight_{match.group(1)}", [])
+        body = (match.group(2) or "").strip()
+        values = [part.partition(":")[2].strip() for part in body.split(",")] if body else []
+        if len(found) != 1 or not all(v.lstrip("-").isdigit() for v in values):
+            continue
+        odds[index] = (found[0], tuple(int(v) for v in values))
+    return odds
+
+
+def chance_weight(odds: Odds, game: Any, index: int) -> int:
+    """The weight of outcome ``index`` in ``game`` (1 when the pages do not weight it)."""
+    entry = odds.get(index)
+    return 1 if entry is None else int(entry[0](game, *entry[1]))
+
+
+def log_lines(module: Any, game: Any) -> list[str]:
+    """The lines the pages logged while the action that led to ``game`` was applied
+    (``r2g_log_size``/``r2g_log_line``, written by a target that has a ``log``
+    statement); none when the build has no log."""
+    size = module.wrappers.get("r2g_log_size", [])
+    line = module.wrappers.get("r2g_log_line", [])
+    if len(size) != 1 or len(line) != 1:
+        return []
+    out = []
+    for i in range(int(size[0](game))):
+        vector = line[0](game, i)._data
+        raw = ctypes.string_at(vector._data, int(vector._size)) if int(vector._size) else b""
+        out.append(raw.rstrip(b"\0").decode("utf-8", errors="replace"))
+    return out
+
+
+NO_OBSERVER = -2
+"""An observer who is no player: sees only what every player sees."""
 
 
 def _load_module(wrapper: Path) -> Any:
@@ -65,6 +115,7 @@ class LoadedGame:
         self.all = self.m.enumerate(self.m.AnyGameAction())
         self.texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
         self.players = int(self.m.get_num_players())
+        self._odds = chance_weights(self.m, self.texts)
         self.states: dict[int, Any] = {}
         self.next_handle = 1
         self.libc = ctypes.CDLL(None)
@@ -106,6 +157,11 @@ class LoadedGame:
         }
         if terminal:
             out["returns"] = self.returns(game)
+        elif out["player"] == -1 and self._odds:
+            out["weights"] = [chance_weight(self._odds, game, i) for i in out["legal"]]
+        lines = log_lines(self.m, game)
+        if lines:
+            out["log"] = lines
         return out
 
     def returns(self, game: Any) -> list[float]:
@@ -202,9 +258,11 @@ class LoadedGame:
         return {"text": self._captured(lambda: self.m.pretty_print(masked))}
 
     def op_tensor(self, req: dict[str, Any]) -> dict[str, Any]:
-        """Player ``p``'s observation tensor (the standard library's writer)."""
+        """Player ``p``'s observation tensor (the standard library's writer); ``p = -2``
+        (no player): only what every player sees."""
         game = self._state(req.get("h"))
-        return {"tensor": _float_list(self._tensor(game, self._observer(req)))}
+        observer = NO_OBSERVER if req.get("p") == NO_OBSERVER else self._observer(req)
+        return {"tensor": _float_list(self._tensor(game, observer))}
 
     def op_tensor_size(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"size": int(self._tensor_size())}

@@ -465,20 +465,24 @@ trait<T> R2GResamplable:
     fun r2g_resample(T obj, R2GSampler sampler)
 
 fun<Int X, Int K> r2g_repartition(HiddenInformation<Bool[X]>[K] slots, R2GSampler sampler):
+    # The pool is gathered card by card (not hand by hand), so that the drawn state
+    # depends on the seed and on what the observer sees only, never on who holds what.
     let pool : Vector<Int>
     let sizes : Int[K]
     let q = 0
     while q < K:
         sizes[q] = 0
-        if slots[q].owner != -1 and slots[q].owner != sampler.observer:
-            let c = 0
-            while c < X:
-                if slots[q].value[c]:
-                    pool.append(c)
-                    sizes[q] = sizes[q] + 1
-                    slots[q].value[c] = false
-                c = c + 1
         q = q + 1
+    let c = 0
+    while c < X:
+        q = 0
+        while q < K:
+            if slots[q].owner != -1 and slots[q].owner != sampler.observer and slots[q].value[c]:
+                pool.append(c)
+                sizes[q] = sizes[q] + 1
+                slots[q].value[c] = false
+            q = q + 1
+        c = c + 1
     let i = pool.size()
     while i > 1:
         let j = sampler.rng.below(i)
