@@ -41,7 +41,8 @@ fun r2g_instantiate():
     r2g_apply(g, all, 0)
     let out : Vector<Int>
     let returns : Vector<Float>
-    r2g_playouts(all, 0, 0, 0, false, out, returns)
+    let points : Vector<Int>
+    r2g_playouts(all, points, 0, 0, 0, false, out, returns)
     r2g_copy(g)
     r2g_byte_buffer(0)
     r2g_observation_size()
@@ -89,30 +90,99 @@ fun<T> r2g_apply(Game g, Vector<T> all, Int index) -> Bool:
             return true
     return false
 
-# A uniformly random legal action of `g` (-1 if there is none). A few random draws
-# from the whole action table usually hit a legal action quickly (rejection
-# sampling); only when they all miss is the table scanned. Either way every legal
-# action is equally likely.
-fun<T> r2g_pick(Game g, Vector<T> all, Vector<Int> legal, R2GRandom rng) -> Int:
-    let size = all.size()
-    if size == 0:
-        return -1
-    let tries = size / 4 + 8
-    while tries != 0:
-        let candidate = rng.below(size)
-        if r2g_can(g, all.get(candidate)):
-            return candidate
-        tries = tries - 1
-    let n = 0
+# The actions worth testing at each point where a game can be suspended. `points`
+# holds, for every action-table entry, the resumption point of its action statement
+# (rlc's numbering, read at compile time: targets/rl/resume_points.py); a suspended
+# game's `resume_index` is that point, and rlc's `can` of an action is false at every
+# other point. Group `p` is the table indices of point `p`, in table order:
+# `order[begin[p] .. begin[p] + sizes[p])` (`contiguous[p]` is 1 when they are
+# consecutive numbers). The last group is the whole table: the one used when `points`
+# is empty or does not cover the table, or for a point without entries.
+cls R2GCandidates:
+    Vector<Int> order
+    Vector<Int> begin
+    Vector<Int> sizes
+    Vector<Int> contiguous
+    Vector<Int> legal
+
+    # Appends the group of the entries whose point is `point` (any point: -1).
+    fun add_group(Vector<Int> points, Int entries, Int point):
+        let start = self.order.size()
+        let consecutive = 1
+        let i = 0
+        while i != entries:
+            if point == -1 or points.get(i) == point:
+                let count = self.order.size() - start
+                if count != 0 and self.order.get(start + count - 1) != i - 1:
+                    consecutive = 0
+                self.order.append(i)
+            i = i + 1
+        self.begin.append(start)
+        self.sizes.append(self.order.size() - start)
+        self.contiguous.append(consecutive)
+
+fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
+    let c : R2GCandidates
+    let last = -1
     let i = 0
-    while i != size:
-        if r2g_can(g, all.get(i)):
-            legal.set(n, i)
-            n = n + 1
-        i = i + 1
-    if n == 0:
+    if points.size() == entries:
+        while i != entries:
+            if points.get(i) < 0:
+                last = -1
+                break
+            last = max(last, points.get(i))
+            i = i + 1
+    let point = 0
+    while point <= last:
+        c.add_group(points, entries, point)
+        point = point + 1
+    c.add_group(points, entries, -1)
+    c.legal.resize(entries)
+    return c
+
+# A uniformly random legal action of `g` (-1 if there is none), testing only the
+# candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
+# draws among them (rejection sampling: the first legal one drawn is equally likely to
+# be any legal one); when every draw misses, the group is scanned in table order and
+# one of its legal actions is drawn. The draws depend only on the group and the legal
+# actions (see playout_rng.py); with nothing legal the generator is left as it was.
+fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
+    let group = c.sizes.size() - 1
+    let point = g.resume_index
+    if point >= 0 and point < group:
+        if c.sizes.get(point) != 0:
+            group = point
+    let m = c.sizes.get(group)
+    if m == 0:
         return -1
-    return legal.get(rng.below(n))
+    let saved = rng.state
+    let tries = m / 4 + 8
+    let start = c.begin.get(group)
+    if c.contiguous.get(group) == 1:
+        let first = c.order.get(start)
+        while tries != 0:
+            let candidate = first + rng.below(m)
+            if r2g_can(g, all.get(candidate)):
+                return candidate
+            tries = tries - 1
+    else:
+        while tries != 0:
+            let candidate = c.order.get(start + rng.below(m))
+            if r2g_can(g, all.get(candidate)):
+                return candidate
+            tries = tries - 1
+    let n = 0
+    let k = start
+    while k != start + m:
+        let candidate = c.order.get(k)
+        if r2g_can(g, all.get(candidate)):
+            c.legal.set(n, candidate)
+            n = n + 1
+        k = k + 1
+    if n == 0:
+        rng.state = saved
+        return -1
+    return c.legal.get(rng.below(n))
 
 fun r2g_float_buffer(Int size) -> Vector<Float>:
     let out : Vector<Float>
@@ -203,14 +273,14 @@ fun r2g_byte_buffer(Int size) -> Vector<Byte>:
     return out
 
 # `count` random games from seed `seed`, each at most `max_steps` actions, choosing
-# uniformly among the legal actions (chance actions included). Per game, `out` gets
+# uniformly among the legal actions (chance actions included) with `r2g_pick`;
+# `points` as in `r2g_candidates` (empty: every entry is a candidate at every step). Per game, `out` gets
 # [length, status] followed by the action indices when `record`, and `returns` gets
 # score(g, p) for every player.
-fun<T> r2g_playouts(Vector<T> all, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
+fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
     let rng : R2GRandom
     rng.state = seed
-    let legal : Vector<Int>
-    legal.resize(all.size())
+    let candidates = r2g_candidates(points, all.size())
     let players = get_num_players()
     let done = 0
     while done != count:
@@ -224,7 +294,7 @@ fun<T> r2g_playouts(Vector<T> all, Int seed, Int count, Int max_steps, Bool reco
             if steps == max_steps:
                 status = R2G_TRUNCATED
                 break
-            let chosen = r2g_pick(g, all, legal, rng)
+            let chosen = r2g_pick(g, all, candidates, rng)
             if chosen < 0:
                 status = R2G_STUCK
                 break
