@@ -7,12 +7,13 @@ Two flavours of build:
 - **optimized** (``-O2``): no checks, for speed (benchmarks, long fuzz runs).
 
 Each build lives in ``build/rl-<checked|optimized>-<hash>/`` (``wrapper.py``,
-``lib.so``, ``build.json``, ``resume_points.json``, ``src/``); the hash covers the pages, ``interface.toml``, the runtime
-support files, the compiler version and the flags, so an unchanged workspace reuses its
-build. Builds are made in a temporary folder inside ``build/`` and renamed into place
-when complete; ``build/`` keeps the newest :data:`KEEP_BUILDS` builds of each flavour.
-A build that fails is kept for inspection as ``build/rl-<flavour>-failed/`` (the pages as rlc saw
-them, whatever rlc wrote, and ``failure.txt``), replacing the previous failed one.
+``lib.so``, ``build.json``, ``resume_points.json``, ``src/``); the hash covers the pages,
+``interface.toml``, the runtime support files, the compiler version and the flags, so an
+unchanged workspace reuses its build. Builds are made in a temporary folder inside
+``build/`` and renamed into place when complete; ``build/`` keeps the newest
+:data:`KEEP_BUILDS` builds of each flavour. A build that fails is kept for inspection as
+``build/rl-<flavour>-failed/`` (the pages as rlc saw them, whatever rlc wrote, and
+``failure.txt``), replacing the previous failed one.
 ``resume_points.json`` maps each action to the point where the game resumes with it
 (read from rlc's expanded program, see :mod:`rulebook2game.targets.rl.resume_points`),
 so the native playout loop tests only the actions that can follow.

@@ -50,9 +50,7 @@ class PlayoutRng:
         """A number in ``[0, n)`` (``0 < n < 2**31``)."""
         return ((self.next() & 0xFFFFFFFF) * n) >> 32
 
-    def pick(
-        self, size: int, legal: Sequence[int], points: Sequence[int] = ()
-    ) -> int | None:
+    def pick(self, size: int, legal: Sequence[int], points: Sequence[int] = ()) -> int | None:
         """The action index the loop takes, given the table size and the legal indices.
 
         ``legal`` holds table indices; ``points`` is the resumption point of every

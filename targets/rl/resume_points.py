@@ -66,4 +66,3 @@ def parse_resume_points(dump: str) -> dict[str, int] | None:
         ids.add(ident)
         points[name] = point
     return points or None
-
