@@ -28,6 +28,8 @@ from collections.abc import Sequence
 MASK64 = (1 << 64) - 1
 SEED_MASK = (1 << 63) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+MAX_POINTS = 64
+"""``R2G_POINTS`` of the runtime: with a point at or beyond it, the whole table is tested."""
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
 
@@ -72,7 +74,7 @@ class PlayoutRng:
         return ordered[self.below(len(ordered))]
 
     def _candidates(self, size: int, legal: Sequence[int], points: Sequence[int]) -> list[int]:
-        if len(points) != size:
+        if len(points) != size or not all(0 <= p < MAX_POINTS for p in points):
             return list(range(size))
         point = points[legal[0]]
         if any(points[i] != point for i in legal):

@@ -90,23 +90,30 @@ fun<T> r2g_apply(Game g, Vector<T> all, Int index) -> Bool:
             return true
     return false
 
+const R2G_POINTS = 64
+
 # The actions worth testing at each point where a game can be suspended. `points`
 # holds, for every action-table entry, the resumption point of its action statement
 # (rlc's numbering, read at compile time: targets/rl/resume_points.py); a suspended
 # game's `resume_index` is that point, and rlc's `can` of an action is false at every
 # other point. Group `p` is the table indices of point `p`, in table order:
 # `order[begin[p] .. begin[p] + sizes[p])` (`contiguous[p]` is 1 when they are
-# consecutive numbers). The last group is the whole table: the one used when `points`
-# is empty or does not cover the table, or for a point without entries.
+# consecutive numbers). The whole table is the group used when `points` is empty,
+# does not cover the table or has a point beyond R2G_POINTS, and for a point without
+# entries. Fixed arrays: the step's look-up costs no bounds test in the -O2 build.
 cls R2GCandidates:
     Vector<Int> order
-    Vector<Int> begin
-    Vector<Int> sizes
-    Vector<Int> contiguous
+    Int[R2G_POINTS] begin
+    Int[R2G_POINTS] sizes
+    Int[R2G_POINTS] contiguous
+    Int groups
+    Int all_begin
+    Int all_size
     Vector<Int> legal
 
-    # Appends the group of the entries whose point is `point` (any point: -1).
-    fun add_group(Vector<Int> points, Int entries, Int point):
+    # Appends the entries whose point is `point` (any point: -1) to `order`; returns
+    # 1 when they are consecutive table indices.
+    fun add_group(Vector<Int> points, Int entries, Int point) -> Int:
         let start = self.order.size()
         let consecutive = 1
         let i = 0
@@ -117,9 +124,7 @@ cls R2GCandidates:
                     consecutive = 0
                 self.order.append(i)
             i = i + 1
-        self.begin.append(start)
-        self.sizes.append(self.order.size() - start)
-        self.contiguous.append(consecutive)
+        return consecutive
 
 fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
     let c : R2GCandidates
@@ -127,16 +132,21 @@ fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
     let i = 0
     if points.size() == entries:
         while i != entries:
-            if points.get(i) < 0:
+            if points.get(i) < 0 or points.get(i) >= R2G_POINTS:
                 last = -1
                 break
             last = max(last, points.get(i))
             i = i + 1
+    c.groups = last + 1
     let point = 0
-    while point <= last:
-        c.add_group(points, entries, point)
+    while point < c.groups:
+        c.begin[point] = c.order.size()
+        c.contiguous[point] = c.add_group(points, entries, point)
+        c.sizes[point] = c.order.size() - c.begin[point]
         point = point + 1
+    c.all_begin = c.order.size()
     c.add_group(points, entries, -1)
+    c.all_size = entries
     c.legal.resize(entries)
     return c
 
@@ -147,18 +157,20 @@ fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
 # one of its legal actions is drawn. The draws depend only on the group and the legal
 # actions (see playout_rng.py); with nothing legal the generator is left as it was.
 fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
-    let group = c.sizes.size() - 1
+    let start = c.all_begin
+    let m = c.all_size
+    let contiguous = 1
     let point = g.resume_index
-    if point >= 0 and point < group:
-        if c.sizes.get(point) != 0:
-            group = point
-    let m = c.sizes.get(group)
+    if point >= 0 and point < c.groups:
+        if c.sizes[point] != 0:
+            start = c.begin[point]
+            m = c.sizes[point]
+            contiguous = c.contiguous[point]
     if m == 0:
         return -1
     let saved = rng.state
     let tries = m / 4 + 8
-    let start = c.begin.get(group)
-    if c.contiguous.get(group) == 1:
+    if contiguous == 1:
         let first = c.order.get(start)
         while tries != 0:
             let candidate = first + rng.below(m)
@@ -172,9 +184,13 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
                 return candidate
             tries = tries - 1
     let n = 0
-    let k = start
-    while k != start + m:
-        let candidate = c.order.get(k)
+    let k = 0
+    while k != m:
+        let candidate = k
+        if contiguous == 1:
+            candidate = candidate + c.order.get(start)
+        else:
+            candidate = c.order.get(start + k)
         if r2g_can(g, all.get(candidate)):
             c.legal.set(n, candidate)
             n = n + 1
