@@ -150,6 +150,46 @@ fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
     c.legal.resize(entries)
     return c
 
+# Up to `tries` draws among the `m` entries from `first` (rejection sampling); -1
+# when every draw missed. The loop is compiled once per action type (that of `probe`,
+# the group's first entry), so an entry of that type is tested with its own `can`
+# inlined instead of through the dispatch over every action type.
+fun<T, P> r2g_draw(Game g, Vector<T> all, P probe, Int first, Int m, Int tries, R2GRandom rng) -> Int:
+    for field of probe:
+        using Type = type(field)
+        if probe is Type:
+            while tries != 0:
+                let candidate = first + rng.below(m)
+                ref entry = all.get(candidate)
+                if entry is Type:
+                    if r2g_can(g, entry):
+                        return candidate
+                else if r2g_can(g, entry):
+                    return candidate
+                tries = tries - 1
+            return -1
+    return -1
+
+# The legal entries among the `m` from `first`, written to `legal` in table order;
+# their number. Compiled once per action type, as `r2g_draw`.
+fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int> legal) -> Int:
+    let n = 0
+    for field of probe:
+        using Type = type(field)
+        if probe is Type:
+            let candidate = first
+            while candidate != first + m:
+                ref entry = all.get(candidate)
+                if entry is Type:
+                    if r2g_can(g, entry):
+                        legal.set(n, candidate)
+                        n = n + 1
+                else if r2g_can(g, entry):
+                    legal.set(n, candidate)
+                    n = n + 1
+                candidate = candidate + 1
+    return n
+
 # A uniformly random legal action of `g` (-1 if there is none), testing only the
 # candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
 # draws among them (rejection sampling: the first legal one drawn is equally likely to
@@ -172,11 +212,9 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     let tries = m / 4 + 8
     if contiguous == 1:
         let first = c.order.get(start)
-        while tries != 0:
-            let candidate = first + rng.below(m)
-            if r2g_can(g, all.get(candidate)):
-                return candidate
-            tries = tries - 1
+        let found = r2g_draw(g, all, all.get(first), first, m, tries, rng)
+        if found != -1:
+            return found
     else:
         while tries != 0:
             let candidate = c.order.get(start + rng.below(m))
@@ -184,17 +222,17 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
                 return candidate
             tries = tries - 1
     let n = 0
-    let k = 0
-    while k != m:
-        let candidate = k
-        if contiguous == 1:
-            candidate = candidate + c.order.get(start)
-        else:
-            candidate = c.order.get(start + k)
-        if r2g_can(g, all.get(candidate)):
-            c.legal.set(n, candidate)
-            n = n + 1
-        k = k + 1
+    if contiguous == 1:
+        let first = c.order.get(start)
+        n = r2g_scan(g, all, all.get(first), first, m, c.legal)
+    else:
+        let k = 0
+        while k != m:
+            let candidate = c.order.get(start + k)
+            if r2g_can(g, all.get(candidate)):
+                c.legal.set(n, candidate)
+                n = n + 1
+            k = k + 1
     if n == 0:
         rng.state = saved
         return -1
