@@ -97,36 +97,43 @@ const R2G_POINTS = 64
 # (rlc's numbering, read at compile time: targets/rl/resume_points.py); a suspended
 # game's `resume_index` is that point, and rlc's `can` of an action is false at every
 # other point. Group `p` is the table indices of point `p`, in table order:
-# `order[begin[p] .. begin[p] + sizes[p])` (`contiguous[p]` is 1 when they are
-# consecutive numbers). The whole table is the group used when `points` is empty,
-# does not cover the table or has a point beyond R2G_POINTS, and for a point without
-# entries. Fixed arrays: the step's look-up costs no bounds test in the -O2 build.
+# `order[begin[p] .. begin[p] + sizes[p])`; `contiguous[p]` is its shape (see
+# `add_group`: consecutive indices need no look-up in `order`, and a group of one
+# action type is tested with that type's `can` inlined, see `r2g_draw`). The whole
+# table is the group used when `points` is empty, does not cover the table or has a
+# point beyond R2G_POINTS, and for a point without entries. Fixed arrays: the step's look-up costs no bounds test in the -O2 build.
 cls R2GCandidates:
     Vector<Int> order
     Int[R2G_POINTS] begin
     Int[R2G_POINTS] sizes
     Int[R2G_POINTS] contiguous
     Int groups
+    Int all_contiguous
     Int all_begin
     Int all_size
     Vector<Int> legal
 
     # Appends the entries whose point is `point` (any point: -1) to `order`; returns
-    # 1 when they are consecutive table indices.
-    fun add_group(Vector<Int> points, Int entries, Int point) -> Int:
+    # their shape: 2 when they are consecutive table indices of one action type, 1 when
+    # consecutive, 0 otherwise.
+    fun<T> add_group(Vector<T> all, Vector<Int> points, Int entries, Int point) -> Int:
         let start = self.order.size()
         let consecutive = 1
+        let one_type = 1
         let i = 0
         while i != entries:
             if point == -1 or points.get(i) == point:
                 let count = self.order.size() - start
                 if count != 0 and self.order.get(start + count - 1) != i - 1:
                     consecutive = 0
+                if count != 0 and r2g_kind(all.get(i)) != r2g_kind(all.get(self.order.get(start))):
+                    one_type = 0
                 self.order.append(i)
             i = i + 1
-        return consecutive
+        return consecutive * (1 + one_type)
 
-fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
+fun<T> r2g_candidates(Vector<T> all, Vector<Int> points) -> R2GCandidates:
+    let entries = all.size()
     let c : R2GCandidates
     let last = -1
     let i = 0
@@ -141,14 +148,24 @@ fun r2g_candidates(Vector<Int> points, Int entries) -> R2GCandidates:
     let point = 0
     while point < c.groups:
         c.begin[point] = c.order.size()
-        c.contiguous[point] = c.add_group(points, entries, point)
+        c.contiguous[point] = c.add_group(all, points, entries, point)
         c.sizes[point] = c.order.size() - c.begin[point]
         point = point + 1
     c.all_begin = c.order.size()
-    c.add_group(points, entries, -1)
+    c.all_contiguous = c.add_group(all, points, entries, -1)
     c.all_size = entries
     c.legal.resize(entries)
     return c
+
+# The position of `action`'s type among the alternatives of the action table's type.
+fun<T> r2g_kind(T action) -> Int:
+    let kind = 0
+    for field of action:
+        using Type = type(field)
+        if action is Type:
+            return kind
+        kind = kind + 1
+    return kind
 
 # Up to `tries` draws among the `m` entries from `first` (rejection sampling); -1
 # when every draw missed. The loop is compiled once per action type (that of `probe`,
@@ -199,7 +216,7 @@ fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int>
 fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     let start = c.all_begin
     let m = c.all_size
-    let contiguous = 1
+    let contiguous = c.all_contiguous
     let point = g.resume_index
     if point >= 0 and point < c.groups:
         if c.sizes[point] != 0:
@@ -210,11 +227,18 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
         return -1
     let saved = rng.state
     let tries = m / 4 + 8
-    if contiguous == 1:
+    if contiguous == 2:
         let first = c.order.get(start)
         let found = r2g_draw(g, all, all.get(first), first, m, tries, rng)
         if found != -1:
             return found
+    else if contiguous == 1:
+        let first = c.order.get(start)
+        while tries != 0:
+            let candidate = first + rng.below(m)
+            if r2g_can(g, all.get(candidate)):
+                return candidate
+            tries = tries - 1
     else:
         while tries != 0:
             let candidate = c.order.get(start + rng.below(m))
@@ -222,7 +246,7 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
                 return candidate
             tries = tries - 1
     let n = 0
-    if contiguous == 1:
+    if contiguous == 2:
         let first = c.order.get(start)
         n = r2g_scan(g, all, all.get(first), first, m, c.legal)
     else:
@@ -334,7 +358,7 @@ fun r2g_byte_buffer(Int size) -> Vector<Byte>:
 fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
     let rng : R2GRandom
     rng.state = seed
-    let candidates = r2g_candidates(points, all.size())
+    let candidates = r2g_candidates(all, points)
     let players = get_num_players()
     let done = 0
     while done != count:
