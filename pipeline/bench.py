@@ -38,6 +38,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.engine import Engine, random_step
 from rulebook2game.errors import CompileError, OracleError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
@@ -100,6 +102,25 @@ class BenchRow(BaseModel):
         return self.steps / self.playouts if self.steps is not None and self.playouts else None
 
 
+class CheckTiming(BaseModel):
+    """How long the full default ``check`` of a game took, stage by stage."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seconds: float
+    stages: dict[str, float] = Field(default_factory=dict)
+    """Wall-clock seconds of every stage that ran, in running order."""
+    ok: bool = True
+
+    @property
+    def slowest(self) -> tuple[str, float]:
+        """The stage that took longest, and its seconds."""
+        if not self.stages:
+            return ("-", 0.0)
+        name = max(self.stages, key=self.stages.__getitem__)
+        return (name, self.stages[name])
+
+
 class BenchReport(BaseModel):
     """The rows of one ``bench`` run and their ratios."""
 
@@ -109,6 +130,8 @@ class BenchReport(BaseModel):
     """The game's target (``game.toml``): rows are shown under its name."""
     rows: list[BenchRow] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    check: CheckTiming | None = None
+    """The full default check's times, when the bench was asked for them."""
 
     def row(self, engine: str) -> BenchRow | None:
         """The row of ``engine``, if it ran."""
@@ -402,3 +425,15 @@ def _add_verdict(report: BenchReport) -> None:
         report.notes.append(
             f"native loop is {ratio:.1f}x OpenSpiel C++, below the {GOAL_RATIO:g}x goal"
         )
+
+
+def time_check(ws: Workspace, seed: int = 0, request_timeout: float = 3.0) -> CheckTiming:
+    """Run the full default ``check`` of ``ws`` (as the command does) and time its stages."""
+    options: dict[str, object] = {
+        "fuzz": DEFAULT_FUZZ,
+        "oracle": DEFAULT_ORACLE,
+        "request_timeout": request_timeout,
+    }
+    report = run_check(ws, ALL_STAGES, seed=seed, options=options)
+    stages = {stage.name: stage.seconds for stage in report.stages}
+    return CheckTiming(seconds=round(report.seconds, 3), stages=stages, ok=report.ok)

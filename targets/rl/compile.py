@@ -7,12 +7,16 @@ Two flavours of build:
 - **optimized** (``-O2``): no checks, for speed (benchmarks, long fuzz runs).
 
 Each build lives in ``build/rl-<checked|optimized>-<hash>/`` (``wrapper.py``,
-``lib.so``, ``build.json``, ``src/``); the hash covers the pages, ``interface.toml``, the runtime
-support files, the compiler version and the flags, so an unchanged workspace reuses its
-build. Builds are made in a temporary folder inside ``build/`` and renamed into place
-when complete; ``build/`` keeps the newest :data:`KEEP_BUILDS` builds of each flavour.
-A build that fails is kept for inspection as ``build/rl-<flavour>-failed/`` (the pages as rlc saw
-them, whatever rlc wrote, and ``failure.txt``), replacing the previous failed one.
+``lib.so``, ``build.json``, ``resume_points.json``, ``src/``); the hash covers the pages,
+``interface.toml``, the runtime support files, the compiler version and the flags, so an
+unchanged workspace reuses its build. Builds are made in a temporary folder inside
+``build/`` and renamed into place when complete; ``build/`` keeps the newest
+:data:`KEEP_BUILDS` builds of each flavour. A build that fails is kept for inspection as
+``build/rl-<flavour>-failed/`` (the pages as rlc saw them, whatever rlc wrote, and
+``failure.txt``), replacing the previous failed one.
+``resume_points.json`` maps each action to the point where the game resumes with it
+(read from rlc's expanded program, see :mod:`rulebook2game.targets.rl.resume_points`),
+so the native playout loop tests only the actions that can follow.
 
 ``rlc`` compiles a copy of the pages (``src/pages/`` of the build folder) in which
 identifiers its generated Python wrapper cannot hold (``raise``, ``from``, ...) are
@@ -57,6 +61,7 @@ from rulebook2game.targets.rl.pages import (
     find_play_page,
     undefined_symbol_diagnostic,
 )
+from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, RESUME_FILE, parse_resume_points
 from rulebook2game.targets.rl.scopes import shadowing_diagnostics
 from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_toolchain
 from rulebook2game.workspace import Workspace
@@ -303,10 +308,16 @@ def _build_into(
     include = ["-i", "pages", "-i", str(RUNTIME_DIR)]
     wrapper_cmd = [str(tools.rlc), *sources, "--python", "-o", f"../{WRAPPER_NAME}", *include]
     lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
-    results = _run_parallel(work / SOURCE_DIR, [wrapper_cmd, [*lib_cmd, *flags, *include]])
-    for code, output in results:
+    dump_cmd = [str(tools.rlc), *sources, *DUMP_FLAGS, *include]
+    results = _run_parallel(
+        work / SOURCE_DIR, [wrapper_cmd, [*lib_cmd, *flags, *include], dump_cmd]
+    )
+    for code, output in results[:2]:
         if code != 0:
             return _diagnostics(output, ws, staged)
+    code, dump = results[2]
+    points = parse_resume_points(dump) if code == 0 else None
+    _write_json(work / RESUME_FILE, {"points": points})
     _add_header(work / WRAPPER_NAME, [wrapper_cmd, [*lib_cmd, *flags, *include]])
     found, texts = _check_library(work / LIB_NAME, work / WRAPPER_NAME, ws.root, pages)
     if found:
@@ -508,7 +519,7 @@ def _write_json(path: Path, data: dict[str, object]) -> None:
 def _install(work: Path, final: Path) -> None:
     """Move the finished build into place (another process may have won the race)."""
     staged = Path(tempfile.mkdtemp(prefix=".stage-", dir=final.parent))
-    for name in (WRAPPER_NAME, LIB_NAME, "build.json", SOURCE_DIR):
+    for name in (WRAPPER_NAME, LIB_NAME, "build.json", RESUME_FILE, SOURCE_DIR):
         os.replace(work / name, staged / name)
     try:
         os.rename(staged, final)

@@ -122,6 +122,9 @@ class RlEngine:
             raise WorkerError(f"the game's actions have no canonical text: {exc}") from None
         self.action_texts: tuple[str, ...] = texts
         """Every action of the game in canonical text, by index."""
+        self.action_points: tuple[int, ...] = self._worker.points
+        """The resumption point of every action, by index, as the native loop groups them
+        (empty: it tests the whole table); see :mod:`rulebook2game.targets.rl.resume_points`."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players
         self._tensor_size: int | None = None

@@ -171,6 +171,8 @@ class RlWorker:
         self.players: int = int(hello["players"])
         self.actions: tuple[str, ...] = tuple(str(a) for a in hello["actions"])
         """Every action in rlc's text form (``mark {row: 0, col: 1}``), by index."""
+        self.points: tuple[int, ...] = tuple(int(p) for p in hello.get("points", ()))
+        """The resumption point of every action (empty: the native loop tests them all)."""
 
     # -- lifecycle ------------------------------------------------------------------
 

@@ -107,6 +107,25 @@ def _float_list(vector: Any) -> list[float]:
     return list(vector._data[:size]) if size else []
 
 
+def _table_points(path: Path, texts: list[str]) -> list[int]:
+    """The resumption point of every action-table entry (``[]``: no map, test them all).
+
+    ``path`` is the build's ``resume_points.json`` (see ``resume_points.py``, which this
+    module does not import: it uses the standard library only).
+    """
+    try:
+        points = json.loads(path.read_text(encoding="utf-8")).get("points")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(points, dict):
+        return []
+    names = [t.strip().split("{", 1)[0].strip() for t in texts]
+    out = [points.get(name, -1) for name in names]
+    if any(not isinstance(p, int) or p < 0 for p in out):
+        return []
+    return [int(p) for p in out]
+
+
 class LoadedGame:
     """The compiled game and a table of live states, addressed by integer handles."""
 
@@ -127,6 +146,10 @@ class LoadedGame:
         self._masked = self._fn("r2g_masked")
         self._tensor = self._fn("r2g_observation_tensor")
         self._tensor_size = self._fn("r2g_observation_size")
+        self.points = _table_points(wrapper.parent / "resume_points.json", self.texts)
+        self._points = self._fn("r2g_int_buffer")(len(self.points))
+        for i, point in enumerate(self.points):
+            self._points._data[i] = point
 
     def _fn(self, name: str) -> Callable[..., Any]:
         found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
@@ -210,7 +233,9 @@ class LoadedGame:
         record, aggregate = bool(req.get("record", False)), bool(req.get("aggregate", False))
         ints, floats = self.m.VectorTint64_tT(), self.m.VectorTdoubleT()
         started, cpu_started = time.perf_counter(), time.process_time()
-        self._playouts(self.all, seed, count, max_steps, record and not aggregate, ints, floats)
+        self._playouts(
+            self.all, self._points, seed, count, max_steps, record and not aggregate, ints, floats
+        )
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
         flat, rets = _int_list(ints), _float_list(floats)
@@ -359,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # the greeting reports any load failure
         _send(out, {"ok": False, "fault": "load", "message": f"{type(exc).__name__}: {exc}"})
         return 3
-    _send(out, {"ok": True, "players": game.players, "actions": game.texts})
+    _send(out, {"ok": True, "players": game.players, "actions": game.texts, "points": game.points})
     return _serve(game, out)
 
 
