@@ -187,6 +187,9 @@ class CheckReport(_Model):
     """Coverage by sentence (``None`` without rule text)."""
     notes: FinishNotes | None = None
     """The translator's ``finish`` summary and resolved ambiguities, if recorded."""
+    unexecuted: FindingRecord | None = None
+    """Page lines no check executed (the ``lines`` stage): missing evidence, shown to the
+    translator like a finding but not one (the report can be ok with it)."""
 
     @property
     def ok(self) -> bool:

@@ -18,7 +18,14 @@ from typing import Any
 from rulebook2game.check import leak, scenario_stage, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.finding_positions import with_positions
-from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
+from rulebook2game.check.findings import (
+    COMPILE_ERROR,
+    REPLAY,
+    UNEXECUTED,
+    Finding,
+    PageIndex,
+    find_location,
+)
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import (
     CheckReport,
@@ -256,6 +263,14 @@ def against_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*against(ctx))
 
 
+def lines_stage(ctx: CheckContext) -> StageOutcome:
+    """Page lines no check executed, after walks steered toward them (coverage build;
+    see :mod:`rulebook2game.check.steer`)."""
+    from rulebook2game.check.steer import lines
+
+    return StageOutcome(*lines(ctx))
+
+
 def leak_stage(ctx: CheckContext) -> StageOutcome:
     """Observations that reveal hidden information (see :mod:`rulebook2game.check.leak`)."""
     return StageOutcome(*leak.leak(ctx))
@@ -274,6 +289,9 @@ ALL_STAGES: tuple[Stage, ...] = (
 )
 """The full check: compile, fuzz, replay, scenarios, oracle, leak."""
 
+WITH_LINES: tuple[Stage, ...] = (*ALL_STAGES, lines_stage)
+"""The full check, then the page lines no check executed (``check --lines``, ``run_checks``)."""
+
 
 def run_check(
     ws: Workspace,
@@ -288,6 +306,7 @@ def run_check(
     ctx = CheckContext(ws, ws.config(), seed, dict(options or {}))
     results: list[StageResult] = []
     findings: list[Finding] = []
+    unexecuted: list[Finding] = []
     try:
         for stage in stages:
             outcome = stage(ctx)
@@ -296,6 +315,8 @@ def run_check(
             if on_stage is not None:
                 on_stage(outcome.result)
         findings = with_positions(ctx.engine, findings)
+        unexecuted = [f for f in findings if f.kind == UNEXECUTED]
+        findings = [f for f in findings if f.kind != UNEXECUTED]
     finally:
         ctx.close()
     return CheckReport(
@@ -309,4 +330,5 @@ def run_check(
         seconds=round(time.perf_counter() - started, 3),
         sentences=sentences.coverage_of(ws.root, ws.pages_dir),
         notes=load_finish_notes(ws.reports_dir),
+        unexecuted=finding_record(unexecuted[0]) if unexecuted else None,
     )

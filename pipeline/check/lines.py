@@ -1,0 +1,286 @@
+"""Which page lines the checks executed, on the coverage build of the pages.
+
+The coverage build (:mod:`rulebook2game.targets.rl.coverage`; RulePage pages through
+their source map) reports which statements ran. :class:`LineProbe` starts it in the
+sandboxed worker and turns probe ids into page lines. Two uses:
+
+- :func:`executed_by_checks`: the lines the checks ran (the fuzz stage's native
+  playouts with the same seeds, a few of them stepped through the engine protocol, the
+  golden traces, the scenarios);
+- :func:`lines_at_step`: the lines that ran at one step of a counterexample (the
+  action into the state where the finding shows, then the legal actions, the player
+  and the returns of that state), so a finding names only the pages involved there.
+
+Every line cites the sentences of the nearest comment above it (inside its top-level
+definition) that names sentence ids (``# 4.2#3: ...``), else its page header's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulebook2game.check.fuzz import FuzzConfig, batch_seed
+from rulebook2game.engine import CHANCE, Engine, IllegalActionError
+from rulebook2game.errors import EngineFault, Rulebook2GameError
+from rulebook2game.page_header import parse_page_header
+from rulebook2game.targets.rl.coverage import read_probes
+from rulebook2game.targets.rl.lexical import code_of
+from rulebook2game.workspace import Workspace
+
+PageLine = tuple[str, int]
+"""(page file, 1-based line), e.g. ``("pages/turn.rl", 21)``."""
+
+_SENTENCE_ID = re.compile(r"(?<![\w.#])(\d+(?:\.\d+)*#\d+)(?![\w#])")
+
+
+class LineProbe:
+    """An engine on the coverage build and the page line of each of its probes."""
+
+    def __init__(self, engine: Any, lines: Sequence[PageLine]) -> None:
+        self.engine = engine
+        self.lines = tuple(lines)
+
+    @property
+    def executable(self) -> frozenset[PageLine]:
+        """Every page line with a probe."""
+        return frozenset(line for line in self.lines if line[0])
+
+    def take(self) -> set[PageLine]:
+        """Page lines that ran since the last call (the table is cleared)."""
+        hit = self.engine.probes_hit(True)
+        return {self.lines[i] for i in hit if 0 <= i < len(self.lines)}
+
+    def close(self) -> None:
+        """Stop the coverage build's worker."""
+        self.engine.close()
+
+    def __enter__(self) -> LineProbe:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_line_probe(
+    ws: Workspace, target: str, game: str, request_timeout: float | None = None
+) -> LineProbe | str:
+    """The coverage build of ``ws``'s pages, started; or why there is none."""
+    from rulebook2game.targets.rl.engine import RlEngine
+    from rulebook2game.targets.rl.target import worker_limits
+
+    limits = worker_limits(request_timeout)
+    try:
+        if target == "rulepage":
+            from rulebook2game.targets.rulepage.compile import compile_pages
+
+            made = compile_pages(ws, coverage=True)
+            if made.build is None:
+                return f"the coverage build failed: {made.summary()}"
+            mapped = []
+            for _, line in read_probes(made.build.directory):
+                found = made.build.source_map.find(line)
+                mapped.append((found[0], found[1]) if found else ("", 0))
+            return LineProbe(RlEngine(made.build.rl, game=game, limits=limits), mapped)
+        if target != "rl":
+            return f"the {target} target has no coverage build"
+        from rulebook2game.targets.rl.compile import compile_workspace
+
+        result = compile_workspace(ws, coverage=True)
+        if result.build is None:
+            return f"the coverage build failed: {result.summary()}"
+        probes = read_probes(result.build.directory)
+        return LineProbe(RlEngine(result.build, game=game, limits=limits), probes)
+    except Rulebook2GameError as exc:
+        return f"no coverage build: {exc}"
+
+
+def step_through(
+    engine: Engine[Any], actions: Iterable[str], start: Any = None, funs: Sequence[str] = ()
+) -> tuple[Any, int]:
+    """Apply ``actions`` from ``start`` (default the initial state), asking what each
+    state offers as the checks do and evaluating the ``fun`` invariants ``funs`` on it;
+    the last state and how many actions applied."""
+    state = engine.initial() if start is None else start
+    done = 0
+    try:
+        for action in actions:
+            if engine.is_terminal(state):
+                break
+            state = engine.apply(state, action)
+            done += 1
+            _ask(engine, state)
+            for fun in funs:
+                engine.call_bool(state, fun)
+    except (Rulebook2GameError, IllegalActionError):
+        pass
+    return state, done
+
+
+def _ask(engine: Engine[Any], state: Any) -> None:
+    """What a check asks of a state: its player and offers, or its returns."""
+    if engine.is_terminal(state):
+        engine.returns(state)
+        return
+    if engine.current_player(state) == CHANCE:
+        engine.chance_outcomes(state)
+    else:
+        engine.legal_actions(state)
+
+
+def executed_by_checks(
+    probe: LineProbe,
+    ws: Workspace,
+    *,
+    seed: int,
+    fuzz: int,
+    max_steps: int,
+    batch_timeout: float,
+    funs: Sequence[str] = (),
+) -> set[PageLine]:
+    """The page lines the fuzz, replay and scenarios stages run (on the coverage build).
+
+    ``funs``: the ``fun`` invariants the fuzz stage evaluates. The last position of each
+    stepped game is drawn, as a finding's position is."""
+    from rulebook2game.check.scenarios import read_scenario, run_scenario, scenario_paths
+    from rulebook2game.trace import read_trace
+
+    engine = probe.engine
+    probe.take()
+    ran: set[PageLine] = set()
+    config = FuzzConfig(playouts=fuzz, seed=seed, max_steps=max_steps)
+    size = max(1, config.batch)
+    stepped = 0
+    for b, start in enumerate(range(0, fuzz, size)):
+        try:
+            games = engine.playouts(
+                batch_seed(seed, b),
+                min(size, fuzz - start),
+                max_steps,
+                record=True,
+                timeout=batch_timeout,
+            )
+        except EngineFault:
+            continue
+        for game in games:
+            if stepped < config.replay_games and game.actions is not None:
+                last, _ = step_through(engine, game.actions, funs=funs)
+                _draw(engine, last)
+                stepped += 1
+    ran |= probe.take()
+    for path in ws.traces():
+        try:
+            step_through(engine, [s.action for s in read_trace(path).steps])
+        except Rulebook2GameError:
+            continue
+    for path in scenario_paths(ws.root):
+        try:
+            run_scenario(engine, read_scenario(path))
+        except (Rulebook2GameError, ValueError):
+            continue
+    return ran | probe.take()
+
+
+def _draw(engine: Engine[Any], state: Any) -> None:
+    with contextlib.suppress(Rulebook2GameError):
+        engine.render(state)
+
+
+def lines_at_step(probe: LineProbe, actions: Sequence[str], step: int) -> set[PageLine]:
+    """The page lines that ran at ``step`` of ``actions``: the action into the state
+    after ``step`` actions (or the start of the game at step 0), then what that state
+    offers, its player and its returns."""
+    engine = probe.engine
+    step = max(0, min(step, len(actions)))
+    try:
+        if step == 0:
+            probe.take()
+            state = engine.initial()
+        else:
+            state, done = step_through(engine, actions[: step - 1])
+            if done < step - 1:
+                return set()
+            probe.take()
+            state = engine.apply(state, actions[step - 1])
+        _ask(engine, state)
+        engine.current_player(state)
+    except (EngineFault, IllegalActionError):
+        pass
+    return probe.take()
+
+
+# -- what lines cite ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageCites:
+    """What the lines of one page cite."""
+
+    header: tuple[str, ...]
+    """The page header's citations."""
+    by_line: dict[int, tuple[str, ...]]
+    """Lines under a comment that names sentence ids: those ids."""
+
+    def of(self, line: int) -> tuple[str, ...]:
+        """The ids line ``line`` cites."""
+        return self.by_line.get(line, self.header)
+
+
+def page_cites(text: str) -> PageCites:
+    """Read which sentences each line of a page cites."""
+    header = parse_page_header(text).cites
+    by_line: dict[int, tuple[str, ...]] = {}
+    current: tuple[str, ...] = ()
+    in_header = True
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.strip()
+        if in_header and (not stripped or stripped.startswith("#")):
+            continue
+        in_header = False
+        code = code_of(line)
+        comment = line[len(code) :] if len(code) < len(line) else ""
+        if code.strip() and not line[:1].isspace():
+            current = ()
+        ids = tuple(_SENTENCE_ID.findall(comment))
+        if ids and not code.strip():
+            current = ids
+            continue
+        if ids:
+            by_line[number] = ids
+        elif current and code.strip():
+            by_line[number] = current
+    return PageCites(header, by_line)
+
+
+def cites_of(root: Path, lines: Iterable[PageLine]) -> dict[str, tuple[str, ...]]:
+    """Per page file, the ids its given lines cite (in line order, no repeats)."""
+    per_file: dict[str, list[int]] = {}
+    for file, line in lines:
+        per_file.setdefault(file, []).append(line)
+    out: dict[str, tuple[str, ...]] = {}
+    for file, numbers in per_file.items():
+        try:
+            cites = page_cites((root / file).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        ids = [c for n in sorted(numbers) for c in cites.of(n)]
+        out[file] = tuple(dict.fromkeys(ids))
+    return out
+
+
+def line_ranges(lines: Iterable[int]) -> str:
+    """``[3, 4, 5, 9]`` -> ``"3-5, 9"``."""
+    ordered = sorted(set(lines))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ", ".join(parts)
