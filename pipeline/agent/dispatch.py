@@ -257,7 +257,7 @@ class ToolRunner:
         if not cites:
             for page in finding.pages:
                 try:
-                    cites.extend(parse_header(self.pages.read(page)).cites)
+                    cites.extend(parse_header(self.pages.read(page.split(" ", 1)[0])).cites)
                 except ToolRetry:
                     continue
         known = dict(finding.cited)

@@ -20,10 +20,11 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rulebook2game.check.findings import Finding, PageIndex, PageRef, rank_sections
 from rulebook2game.check.fuzz import FuzzConfig, batch_seed
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault, Rulebook2GameError
@@ -284,3 +285,58 @@ def line_ranges(lines: Iterable[int]) -> str:
         parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
         i = j + 1
     return ", ".join(parts)
+
+
+# -- findings that name only the pages that ran ------------------------------------
+
+SKIP_KINDS = frozenset({"compile_error", "crash"})
+"""Kinds left as they are: a compile error has no step, a crash names its failing line
+(and its worker restarts, losing the lines that ran)."""
+
+
+def narrow_findings(
+    findings: Sequence[Finding],
+    probe: LineProbe | None,
+    index: PageIndex,
+    root: Path,
+) -> list[Finding]:
+    """Each finding with a counterexample, naming only the pages whose lines ran at the
+    step where it shows, and citing only what those lines cite.
+
+    The pages the finding named before stay in ``extra["all_pages"]`` (the report
+    keeps them). A finding whose step ran no page line is left as it was.
+    """
+    if probe is None:
+        return list(findings)
+    out = []
+    for finding in findings:
+        if finding.trace is None or finding.kind in SKIP_KINDS:
+            out.append(finding)
+            continue
+        actions = [s.action for s in finding.trace.steps]
+        step = len(actions) if finding.step is None else finding.step
+        ran = lines_at_step(probe, actions, step)
+        if step < len(actions):
+            ran |= lines_at_step(probe, actions, step + 1)
+        out.append(narrowed(finding, ran & probe.executable, index, root, step))
+    return out
+
+
+def narrowed(
+    finding: Finding, ran: set[PageLine], index: PageIndex, root: Path, step: int
+) -> Finding:
+    """``finding`` naming the pages of the lines in ``ran`` (see :func:`narrow_findings`)."""
+    if not ran:
+        return finding
+    cites = cites_of(root, ran)
+    files = sorted({f for f, _ in ran}, key=lambda f: -sum(1 for g, _ in ran if g == f))
+    first = [p.path for p in finding.pages if p.role == "failing line"]
+    files.sort(key=lambda f: 0 if f in first else 1)
+    refs = []
+    for file in files:
+        numbers = sorted(n for f, n in ran if f == file)
+        role = f"lines {line_ranges(numbers)} ran at step {step}"
+        refs.append(PageRef(Path(file).stem, role, numbers[0], cites.get(file, ()), file))
+    sections = rank_sections(finding, index.sections_for(refs))
+    extra = {**finding.extra, "all_pages": list(dict.fromkeys(p.path for p in finding.pages))}
+    return replace(finding, pages=tuple(refs), sections=sections, extra=extra)

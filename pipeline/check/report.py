@@ -89,6 +89,9 @@ class FindingRecord(_Model):
     sections: list[SectionRecord] = Field(default_factory=list)
     counterexample: list[StepRecord] | None = None
     end: EndRecord | None = None
+    other_pages: list[str] = Field(default_factory=list)
+    """Pages a finding would name without line coverage, whose lines did not run at its
+    step (kept for a reader who wants them; the finding itself names only those that ran)."""
     """How the counterexample ends (terminal flag and returns)."""
     position: str | None = None
     """The position where the finding shows, as the engine renders it."""
@@ -242,6 +245,11 @@ def finding_record(finding: Finding) -> FindingRecord:
         ],
         counterexample=steps,
         end=end,
+        other_pages=[
+            p
+            for p in finding.extra.get("all_pages", ())
+            if p not in {r.path for r in finding.pages}
+        ],
         position=str(finding.extra["position"]) if finding.extra.get("position") else None,
     )
 

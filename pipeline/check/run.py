@@ -293,6 +293,28 @@ WITH_LINES: tuple[Stage, ...] = (*ALL_STAGES, lines_stage)
 """The full check, then the page lines no check executed (``check --lines``, ``run_checks``)."""
 
 
+def _narrow(ctx: CheckContext, findings: list[Finding]) -> list[Finding]:
+    """Findings naming only the pages whose lines ran where they show (coverage build,
+    started only when a finding has a counterexample; not in mutant runs)."""
+    if ctx.engine is None or not ctx.options.get("narrow", True):
+        return findings
+    if ctx.options.get("stop_at_first") or not any(f.trace is not None for f in findings):
+        return findings
+    from rulebook2game.check.lines import narrow_findings, start_line_probe
+
+    timeout = ctx.options.get("request_timeout")
+    probe = start_line_probe(
+        ctx.workspace,
+        ctx.config.target,
+        ctx.config.name,
+        None if timeout is None else float(timeout),
+    )
+    if isinstance(probe, str):
+        return findings
+    with probe:
+        return narrow_findings(findings, probe, ctx.index, ctx.workspace.root)
+
+
 def run_check(
     ws: Workspace,
     stages: Sequence[Stage] = DEFAULT_STAGES,
@@ -314,7 +336,7 @@ def run_check(
             findings.extend(outcome.findings)
             if on_stage is not None:
                 on_stage(outcome.result)
-        findings = with_positions(ctx.engine, findings)
+        findings = with_positions(ctx.engine, _narrow(ctx, findings))
         unexecuted = [f for f in findings if f.kind == UNEXECUTED]
         findings = [f for f in findings if f.kind != UNEXECUTED]
     finally:

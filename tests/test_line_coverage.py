@@ -1,0 +1,155 @@
+"""Page lines the checks executed: the coverage build, the lines stage, narrowed findings."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.check.lines import line_ranges, page_cites, start_line_probe
+from rulebook2game.check.report import CheckReport
+from rulebook2game.check.run import WITH_LINES, run_check
+from rulebook2game.engine import CHANCE
+from rulebook2game.targets.rl.coverage import executable_lines, instrument
+from rulebook2game.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PAGE = """# page: turn
+# implements: 4.1, 4.2
+import setup
+
+cls Board:
+    Int cells
+    Bool done
+
+    fun put(Int x):
+        self.cells = x
+        if x > 3:
+            self.done = true
+        else:
+            self.done = false
+
+@classes
+act play() -> Game:
+    frm b : Board
+    while true:
+        actions:
+            act roll() { b.cells < 9 }
+                b.put(b.cells + 1)
+            act hold()
+                # 4.2#3: holding ends the turn
+                b.put(0)
+                b.put(f(1,
+                    2))
+
+fun pretty_print(Game g):
+    print("x")
+"""
+
+
+def test_probes_stand_before_statements_only() -> None:
+    lines = executable_lines(PAGE)
+    # fun body (10-14 less else), act play body, both action bodies; not the class
+    # fields, not `else:`, not `actions:`'s children, not pretty_print, one probe for
+    # a statement spread over two lines.
+    assert lines == [10, 11, 12, 14, 18, 19, 20, 22, 25, 26]
+    done = instrument(PAGE, 5)
+    assert done.lines == tuple(lines)
+    out = done.text.split("\n")
+    assert out[out.index("        r2g_cov_hit(5)") + 1] == "        self.cells = x"
+    assert "r2g_cov_hit" not in done.text.split("fun pretty_print")[1]
+
+
+def test_a_line_cites_the_comment_above_it_else_the_header() -> None:
+    cites = page_cites(PAGE)
+    assert cites.of(22) == ("4.1", "4.2")
+    assert cites.of(25) == ("4.2#3",)
+    assert cites.of(26) == ("4.2#3",)
+    assert line_ranges([3, 4, 5, 9, 11, 12]) == "3-5, 9, 11-12"
+
+
+def _copy(src: Path, dst: Path, drop: tuple[str, ...] = ()) -> Workspace:
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("build", "reports", *drop))
+    return Workspace(dst)
+
+
+def test_the_coverage_build_reports_the_lines_a_step_ran(tmp_path: Path) -> None:
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    probe = start_line_probe(ws, "rl", "pig")
+    assert not isinstance(probe, str), probe
+    with probe:
+        engine = probe.engine
+        state = engine.apply(engine.initial(), "roll()")
+        assert engine.current_player(state) == CHANCE
+        probe.take()
+        engine.apply(state, "die(value=1)")
+        ran = probe.take()
+        turn = {n for f, n in ran if f == "pages/turn.rl"}
+        # a 1 ends the turn: the lines of `if value.value == 1` ran, the else did not
+        assert {24, 25, 26, 27} <= turn
+        assert 29 not in turn
+        assert probe.take() == set()
+
+
+def test_a_build_without_probes_says_so(tmp_path: Path) -> None:
+    from rulebook2game.errors import Rulebook2GameError
+    from rulebook2game.targets.base import compile_and_start
+
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    with compile_and_start(ws) as made:
+        assert made.engine is not None
+        with pytest.raises(Rulebook2GameError, match="not a coverage build"):
+            made.engine.probes_hit()  # type: ignore[attr-defined]
+
+
+def _lines(report: CheckReport) -> dict[str, object]:
+    stage = report.stage("lines")
+    assert stage is not None and stage.status == "ok", stage
+    return stage.stats
+
+
+@pytest.mark.slow
+def test_steered_walks_reach_the_move_limit(tmp_path: Path) -> None:
+    # Without its golden traces, no check reaches pig's 1000-move limit; the steered
+    # walks do. What stays unexecuted is one finding, per page, and the check is green.
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig", ("traces", "scenarios"))
+    options = {"fuzz": 200, "oracle": 0}
+    report = run_check(ws, WITH_LINES, options=options)
+    stats = _lines(report)
+    assert stats["unexecuted_by_checks"] > stats["unexecuted"]
+    assert "21" not in str(stats["lines"])
+    assert report.ok and not report.findings
+    assert report.unexecuted is not None
+    assert report.unexecuted.message.startswith(f"{stats['unexecuted']} page line(s)")
+    assert report.unexecuted.pages[0].file == "pages/end.rl"
+
+
+@pytest.mark.slow
+def test_rulepage_lines_are_page_lines(tmp_path: Path) -> None:
+    ws = _copy(ROOT / "corpora" / "rulepage" / "pig", tmp_path / "pig")
+    report = run_check(ws, WITH_LINES, options={"fuzz": 100, "oracle": 0, "steer": 4})
+    stats = _lines(report)
+    assert int(str(stats["executable"])) > 10
+    for file in dict(stats["lines"]):  # type: ignore[call-overload]
+        assert file.endswith(".page")
+
+
+@pytest.mark.slow
+def test_a_finding_names_only_the_pages_that_ran(tmp_path: Path) -> None:
+    # A hold that banks nothing: the oracle finds different scores. Without line
+    # coverage the finding named every page the actions and hooks touch.
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig", ("traces", "scenarios"))
+    turn = ws.pages_dir / "turn.rl"
+    text = turn.read_text()
+    old = "scores[current] = scores[current] + turn_total"
+    turn.write_text(text.replace(old, "scores[current] = scores[current]"))
+    options = {"fuzz": 50, "oracle": 20}
+    report = run_check(ws, WITH_LINES[:5], options=options)
+    wide = run_check(ws, WITH_LINES[:5], options={**options, "narrow": False})
+    first, before = report.findings[0], wide.findings[0]
+    assert first.kind == before.kind
+    assert all(p.role.startswith("lines ") for p in first.pages)
+    assert {p.page for p in first.pages} <= {p.page for p in before.pages} | {"end", "turn"}
+    assert len(first.sections) <= len(before.sections)
