@@ -150,9 +150,9 @@ class PipelineChecker:
     def check(self, workspace: Workspace) -> CheckReport:
         from rulebook2game.check.evidence import assess, verdict
         from rulebook2game.check.report import render_markdown, write_report
-        from rulebook2game.check.run import ALL_STAGES, run_check
+        from rulebook2game.check.run import WITH_LINES, run_check
 
-        report = run_check(workspace, ALL_STAGES)
+        report = run_check(workspace, WITH_LINES)
         write_report(report, workspace.reports_dir)
         compile_stage = report.stage("compile")
         compiled = compile_stage is None or compile_stage.status == "ok"
@@ -175,6 +175,7 @@ class PipelineChecker:
             uncovered_examples=tuple(
                 (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
             ),
+            unexecuted=convert_finding(report.unexecuted) if report.unexecuted else None,
         )
 
 

@@ -208,6 +208,7 @@ class ToolRunner:
             uncited_more=max(0, len(report.uncited) - MAX_SENTENCES_SHOWN),
             examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
             examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
+            unexecuted=self._finding_view(report.unexecuted) if report.unexecuted else None,
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""

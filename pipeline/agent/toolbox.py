@@ -77,6 +77,8 @@ class CheckReport:
     """(id, text) of rule sentences no page cites."""
     uncovered_examples: tuple[tuple[str, str], ...] = ()
     """(id, text) of example sentences no scenario cites."""
+    unexecuted: Finding | None = None
+    """Page lines no check executed (shown like a finding; the checks can be green)."""
 
 
 class Compiler(Protocol):

