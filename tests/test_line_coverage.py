@@ -153,3 +153,40 @@ def test_a_finding_names_only_the_pages_that_ran(tmp_path: Path) -> None:
     assert all(p.role.startswith("lines ") for p in first.pages)
     assert {p.page for p in first.pages} <= {p.page for p in before.pages} | {"end", "turn"}
     assert len(first.sections) <= len(before.sections)
+
+
+def test_run_checks_shows_unexecuted_lines_as_a_finding_green_or_not() -> None:
+    from rulebook2game.agent.prompts import render
+
+    view = {
+        "check": "lines",
+        "kind": "unexecuted",
+        "message": "2 page line(s) no check executed: pages/turn.rl 20-21",
+        "trace": "",
+        "pages": ["turn (lines 20-21 never ran)"],
+        "cited": [{"cite": "5.2#1", "text": "The game ends after the 1000th move."}],
+        "not_quoted": [],
+        "position": "",
+    }
+    base: dict[str, object] = {
+        "summary": "",
+        "compile_errors": [],
+        "verdict": "",
+        "assurance": "reference",
+        "uncited": [],
+        "uncited_more": 0,
+        "examples": [],
+        "examples_more": 0,
+        "unexecuted": view,
+    }
+    green = render("agent/checks.md.j2", green=True, findings=[], more=0, **base)
+    red = render("agent/checks.md.j2", green=False, findings=[view], more=0, **base)
+    for text in (green, red):
+        assert "## Page lines no check executed" in text
+        assert "pages/turn.rl 20-21" in text
+        assert "Rulebook 5.2#1: The game ends after the 1000th move." in text
+        assert "[setup] state" in text
+    plain = render(
+        "agent/checks.md.j2", green=True, findings=[], more=0, **{**base, "unexecuted": None}
+    )
+    assert "no check executed" not in plain

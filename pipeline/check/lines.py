@@ -7,9 +7,9 @@ sandboxed worker and turns probe ids into page lines. Two uses:
 - :func:`executed_by_checks`: the lines the checks ran (the fuzz stage's native
   playouts with the same seeds, a few of them stepped through the engine protocol, the
   golden traces, the scenarios);
-- :func:`lines_at_step`: the lines that ran at one step of a counterexample (the
-  action into the state where the finding shows, then the legal actions, the player
-  and the returns of that state), so a finding names only the pages involved there.
+- :func:`narrow_findings`: the lines that ran at each step of a counterexample (the
+  action into a state, then what the state offers, its player and returns), so a
+  finding names only the pages of the lines that ran first at the step where it shows.
 
 Every line cites the sentences of the nearest comment above it (inside its top-level
 definition) that names sentence ids (``# 4.2#3: ...``), else its page header's.
@@ -191,29 +191,6 @@ def _draw(engine: Engine[Any], state: Any) -> None:
         engine.render(state)
 
 
-def lines_at_step(probe: LineProbe, actions: Sequence[str], step: int) -> set[PageLine]:
-    """The page lines that ran at ``step`` of ``actions``: the action into the state
-    after ``step`` actions (or the start of the game at step 0), then what that state
-    offers, its player and its returns."""
-    engine = probe.engine
-    step = max(0, min(step, len(actions)))
-    try:
-        if step == 0:
-            probe.take()
-            state = engine.initial()
-        else:
-            state, done = step_through(engine, actions[: step - 1])
-            if done < step - 1:
-                return set()
-            probe.take()
-            state = engine.apply(state, actions[step - 1])
-        _ask(engine, state)
-        engine.current_player(state)
-    except (EngineFault, IllegalActionError):
-        pass
-    return probe.take()
-
-
 # -- what lines cite ---------------------------------------------------------------
 
 
@@ -294,17 +271,42 @@ SKIP_KINDS = frozenset({"compile_error", "crash"})
 (and its worker restarts, losing the lines that ran)."""
 
 
+def lines_per_step(probe: LineProbe, actions: Sequence[str], upto: int) -> list[set[PageLine]]:
+    """The page lines each step ran, for steps ``0..upto``: step 0 starts the game, step
+    ``k`` applies action ``k - 1``; each then asks what its state offers."""
+    engine = probe.engine
+    out: list[set[PageLine]] = []
+    probe.take()
+    try:
+        state = engine.initial()
+        _ask(engine, state)
+        out.append(probe.take())
+        for action in actions[: max(0, upto)]:
+            if engine.is_terminal(state):
+                break
+            state = engine.apply(state, action)
+            _ask(engine, state)
+            out.append(probe.take())
+    except (Rulebook2GameError, IllegalActionError):
+        out.append(probe.take())
+    return [lines & probe.executable for lines in out]
+
+
 def narrow_findings(
     findings: Sequence[Finding],
     probe: LineProbe | None,
     index: PageIndex,
     root: Path,
 ) -> list[Finding]:
-    """Each finding with a counterexample, naming only the pages whose lines ran at the
-    step where it shows, and citing only what those lines cite.
+    """Each finding with a counterexample, naming only pages whose lines ran at the step
+    where it shows, and citing only what those lines cite.
 
-    The pages the finding named before stay in ``extra["all_pages"]`` (the report
-    keeps them). A finding whose step ran no page line is left as it was.
+    Of the pages the finding named (by its actions, the hooks of its kind, the failing
+    line), those with no line run at the step are dropped; pages with lines that ran
+    there for the first time in the counterexample are added (a rule reached only now).
+    Each page shows those first-run lines, else the lines of it that ran at the step.
+    The pages dropped stay in the report (``other_pages``). A finding whose step ran no
+    page line is left as it was.
     """
     if probe is None:
         return list(findings)
@@ -315,28 +317,45 @@ def narrow_findings(
             continue
         actions = [s.action for s in finding.trace.steps]
         step = len(actions) if finding.step is None else finding.step
-        ran = lines_at_step(probe, actions, step)
-        if step < len(actions):
-            ran |= lines_at_step(probe, actions, step + 1)
-        out.append(narrowed(finding, ran & probe.executable, index, root, step))
+        steps = lines_per_step(probe, actions, step + 1)
+        out.append(narrowed(finding, steps, step, index, root))
     return out
 
 
+MAX_NARROWED_PAGES = 3
+
+
 def narrowed(
-    finding: Finding, ran: set[PageLine], index: PageIndex, root: Path, step: int
+    finding: Finding,
+    steps: Sequence[set[PageLine]],
+    step: int,
+    index: PageIndex,
+    root: Path,
 ) -> Finding:
-    """``finding`` naming the pages of the lines in ``ran`` (see :func:`narrow_findings`)."""
-    if not ran:
+    """``finding`` naming the pages of the lines that ran where it shows (see
+    :func:`narrow_findings`)."""
+    here: set[PageLine] = set().union(*steps[step : step + 2]) if step < len(steps) else set()
+    if not here:
         return finding
-    cites = cites_of(root, ran)
-    files = sorted({f for f, _ in ran}, key=lambda f: -sum(1 for g, _ in ran if g == f))
-    first = [p.path for p in finding.pages if p.role == "failing line"]
-    files.sort(key=lambda f: 0 if f in first else 1)
-    refs = []
+    before: set[PageLine] = set().union(*steps[:step])
+    first = here - before
+    named = list(dict.fromkeys(p.path for p in finding.pages))
+    ran_files = {f for f, _ in here}
+    kept = [f for f in named if f in ran_files]
+    new = sorted({f for f, _ in first} - set(kept), key=lambda f: -sum(g == f for g, _ in first))
+    files = [*kept, *new][:MAX_NARROWED_PAGES]
+    if not files:
+        return finding
+    shown = []
     for file in files:
-        numbers = sorted(n for f, n in ran if f == file)
-        role = f"lines {line_ranges(numbers)} ran at step {step}"
+        fresh = sorted(n for f, n in first if f == file)
+        shown.append((file, fresh or sorted(n for f, n in here if f == file), bool(fresh)))
+    cites = cites_of(root, [(f, n) for f, numbers, _ in shown for n in numbers])
+    refs = []
+    for file, numbers, is_new in shown:
+        word = "first ran" if is_new else "ran"
+        role = f"lines {line_ranges(numbers)} {word} at step {step}"
         refs.append(PageRef(Path(file).stem, role, numbers[0], cites.get(file, ()), file))
     sections = rank_sections(finding, index.sections_for(refs))
-    extra = {**finding.extra, "all_pages": list(dict.fromkeys(p.path for p in finding.pages))}
+    extra = {**finding.extra, "all_pages": named}
     return replace(finding, pages=tuple(refs), sections=sections, extra=extra)

@@ -358,6 +358,13 @@ def render_markdown(report: CheckReport) -> str:
             out += ["```"]
         if f.position:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
+        if f.other_pages:
+            out += [
+                "",
+                f"Also named by its actions, but no line of them ran: {', '.join(f.other_pages)}",
+            ]
+    if report.unexecuted is not None:
+        out += ["", *_unexecuted_lines(report.unexecuted)]
     if report.sentences is not None:
         out += ["", *_sentence_lines(report.sentences)]
     if report.notes is not None:
@@ -366,6 +373,14 @@ def render_markdown(report: CheckReport) -> str:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _unexecuted_lines(record: FindingRecord) -> list[str]:
+    out = ["## Page lines no check executed", "", record.message, ""]
+    for p in record.pages:
+        cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
+        out.append(f"- `{p.path}`: {p.role}{cites}")
+    return out
 
 
 def _notes_lines(notes: FinishNotes) -> list[str]:
@@ -408,6 +423,8 @@ def render_console(report: CheckReport, console: Console) -> None:
     console.print(table)
     for i, f in enumerate(report.findings, start=1):
         console.print(_finding_panel(i, f))
+    if report.unexecuted is not None:
+        console.print("\n".join(_unexecuted_lines(report.unexecuted)[2:]), markup=False)
     from rulebook2game.check.evidence import assess, verdict
 
     evidence = assess(report)
