@@ -149,10 +149,40 @@ def test_a_finding_names_only_the_pages_that_ran(tmp_path: Path) -> None:
     report = run_check(ws, WITH_LINES[:5], options=options)
     wide = run_check(ws, WITH_LINES[:5], options={**options, "narrow": False})
     first, before = report.findings[0], wide.findings[0]
-    assert first.kind == before.kind
-    assert all(p.role.startswith("lines ") for p in first.pages)
-    assert {p.page for p in first.pages} <= {p.page for p in before.pages} | {"end", "turn"}
-    assert len(first.sections) <= len(before.sections)
+    assert first.kind == before.kind and first.counterexample == before.counterexample
+    assert first.pages, first
+    kept = {p.file for p in first.pages} | set(first.other_pages)
+    assert {p.file for p in before.pages} <= kept
+    assert "pages/turn.rl" in {p.file for p in first.pages}
+
+
+def test_narrowing_drops_pages_that_did_not_run_and_adds_those_reached_first() -> None:
+    from rulebook2game.check.findings import ORACLE_RETURNS, Finding, PageIndex, PageRef
+    from rulebook2game.check.lines import narrowed
+    from rulebook2game.check.report import finding_record
+
+    finding = Finding(
+        ORACLE_RETURNS,
+        "oracle",
+        "returns differ",
+        pages=(
+            PageRef("turn", "declares hold", 30, ("4.1",), "pages/turn.rl"),
+            PageRef("walls", "defines score", 3, ("6",), "pages/walls.rl"),
+        ),
+    )
+    steps = [
+        {("pages/turn.rl", 19), ("pages/walls.rl", 4)},
+        {("pages/turn.rl", 19), ("pages/walls.rl", 4)},
+        {("pages/turn.rl", 19), ("pages/movement.rl", 12), ("pages/movement.rl", 13)},
+    ]
+    root = Path("/nonexistent")
+    out = narrowed(finding, steps, 2, PageIndex([]), root)
+    assert [p.file for p in out.pages] == ["pages/turn.rl", "pages/movement.rl"]
+    assert out.pages[0] == finding.pages[0]
+    assert out.pages[1].role == "lines 12-13 first ran at step 2"
+    assert finding_record(out).other_pages == ["pages/walls.rl"]
+    # nothing ran at the step: the finding stays as it was
+    assert narrowed(finding, steps, 5, PageIndex([]), root) == finding
 
 
 def test_run_checks_shows_unexecuted_lines_as_a_finding_green_or_not() -> None:

@@ -304,7 +304,8 @@ def narrow_findings(
     Of the pages the finding named (by its actions, the hooks of its kind, the failing
     line), those with no line run at the step are dropped; pages with lines that ran
     there for the first time in the counterexample are added (a rule reached only now).
-    Each page shows those first-run lines, else the lines of it that ran at the step.
+    A page with first-run lines shows them and what they cite; a page kept keeps its
+    reason.
     The pages dropped stay in the report (``other_pages``). A finding whose step ran no
     page line is left as it was.
     """
@@ -352,9 +353,12 @@ def narrowed(
         shown.append((file, fresh or sorted(n for f, n in here if f == file), bool(fresh)))
     cites = cites_of(root, [(f, n) for f, numbers, _ in shown for n in numbers])
     refs = []
+    before_refs = {p.path: p for p in reversed(finding.pages)}
     for file, numbers, is_new in shown:
-        word = "first ran" if is_new else "ran"
-        role = f"lines {line_ranges(numbers)} {word} at step {step}"
+        if not is_new and file in before_refs:
+            refs.append(before_refs[file])  # named for a reason, ran at the step
+            continue
+        role = f"lines {line_ranges(numbers)} first ran at step {step}"
         refs.append(PageRef(Path(file).stem, role, numbers[0], cites.get(file, ()), file))
     sections = rank_sections(finding, index.sections_for(refs))
     extra = {**finding.extra, "all_pages": named}
