@@ -324,6 +324,8 @@ def narrow_findings(
 
 
 MAX_NARROWED_PAGES = 3
+MAX_ADDED_PAGES = 1
+"""Pages a narrowed finding adds for lines that ran first at its step (the one with most)."""
 
 
 def narrowed(
@@ -344,7 +346,7 @@ def narrowed(
     ran_files = {f for f, _ in here}
     kept = [f for f in named if f in ran_files]
     new = sorted({f for f, _ in first} - set(kept), key=lambda f: -sum(g == f for g, _ in first))
-    files = [*kept, *new][:MAX_NARROWED_PAGES]
+    files = [*kept, *new[:MAX_ADDED_PAGES]][:MAX_NARROWED_PAGES]
     if not files:
         return finding
     shown = []

@@ -47,8 +47,9 @@ void rl_{HIT_FUNCTION}__int64_t(const int64_t *id) {{
 """
 """The probe and its table; rlc passes an ``Int`` argument of an ``ext fun`` by pointer."""
 
-NOT_PROBED = frozenset({"pretty_print"})
-"""Functions whose lines are neither probed nor counted (drawing only)."""
+NOT_PROBED = frozenset({"pretty_print", "r2gp_show"})
+"""Functions whose lines are neither probed nor counted: drawing only (``r2gp_show`` is
+a RulePage page's ``show:`` block, lowered)."""
 
 _FIRST_WORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)")
 _FUN_NAME = re.compile(r"^fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)")
