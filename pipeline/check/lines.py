@@ -266,6 +266,8 @@ def line_ranges(lines: Iterable[int]) -> str:
 
 # -- findings that name only the pages that ran ------------------------------------
 
+MAX_NARROWED = 5
+"""Findings narrowed (the first ones: those a reader meets first)."""
 SKIP_KINDS = frozenset({"compile_error", "crash"})
 """Kinds left as they are: a compile error has no step, a crash names its failing line
 (and its worker restarts, losing the lines that ran)."""
@@ -312,8 +314,8 @@ def narrow_findings(
     if probe is None:
         return list(findings)
     out = []
-    for finding in findings:
-        if finding.trace is None or finding.kind in SKIP_KINDS:
+    for number, finding in enumerate(findings):
+        if finding.trace is None or finding.kind in SKIP_KINDS or number >= MAX_NARROWED:
             out.append(finding)
             continue
         actions = [s.action for s in finding.trace.steps]
@@ -326,6 +328,16 @@ def narrow_findings(
 MAX_NARROWED_PAGES = 3
 MAX_ADDED_PAGES = 1
 """Pages a narrowed finding adds for lines that ran first at its step (the one with most)."""
+
+
+SHOWN_RANGES = 4
+"""Line ranges a narrowed page lists before "..." (the report has the page's lines)."""
+
+
+def _few_ranges(numbers: Sequence[int]) -> str:
+    ranges = line_ranges(numbers).split(", ")
+    more = ", ..." if len(ranges) > SHOWN_RANGES else ""
+    return ", ".join(ranges[:SHOWN_RANGES]) + more
 
 
 def narrowed(
@@ -341,7 +353,7 @@ def narrowed(
     if not here:
         return finding
     before: set[PageLine] = set().union(*steps[:step])
-    first = here - before
+    first = here - before if step > 0 else set()  # at the start every line is new
     named = list(dict.fromkeys(p.path for p in finding.pages))
     ran_files = {f for f, _ in here}
     kept = [f for f in named if f in ran_files]
@@ -360,7 +372,7 @@ def narrowed(
         if not is_new and file in before_refs:
             refs.append(before_refs[file])  # named for a reason, ran at the step
             continue
-        role = f"lines {line_ranges(numbers)} first ran at step {step}"
+        role = f"lines {_few_ranges(numbers)} first ran at step {step}"
         refs.append(PageRef(Path(file).stem, role, numbers[0], cites.get(file, ()), file))
     sections = rank_sections(finding, index.sections_for(refs))
     extra = {**finding.extra, "all_pages": named}
