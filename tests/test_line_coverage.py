@@ -220,3 +220,31 @@ def test_run_checks_shows_unexecuted_lines_as_a_finding_green_or_not() -> None:
         "agent/checks.md.j2", green=True, findings=[], more=0, **{**base, "unexecuted": None}
     )
     assert "no check executed" not in plain
+
+
+NEAR_LIMIT = """description = "Two moves before the 1000-move limit"
+cites = ["5.2#1"]
+
+[setup]
+state = "{resume_index: 1, scores: [0, 0], turn_total: 0, current: 0, moves: 998, throwing: false}"
+
+[[expect]]
+legal = ["roll()", "hold()"]
+"""
+
+
+@pytest.mark.slow
+def test_walks_from_a_scenario_setup_reach_what_walks_from_the_start_do_not(
+    tmp_path: Path,
+) -> None:
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig", ("traces", "scenarios"))
+    options = {"fuzz": 100, "oracle": 0, "steer_policies": "uniform", "steer": 12}
+    bare = _lines(run_check(ws, WITH_LINES, options=options))
+    assert "21" in str(bare["lines"]) and "38" in str(bare["lines"])
+    (ws.root / "scenarios").mkdir()
+    (ws.root / "scenarios" / "near_limit.toml").write_text(NEAR_LIMIT)
+    report = run_check(ws, WITH_LINES, options=options)
+    assert report.ok, report.findings
+    steered = _lines(report)
+    assert dict(steered["new_lines"]).get("uniform@setup:near_limit", 0) > 0  # type: ignore[call-overload]
+    assert int(str(steered["unexecuted"])) < int(str(bare["unexecuted"]))

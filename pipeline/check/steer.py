@@ -15,7 +15,8 @@ go where uniform walks do not:
 - the same policies from every scenario's set-up position (``[setup] state``).
 
 A policy keeps its turn while its walks execute new lines; the stage stops when every
-line ran or the budget (``steer`` walks, ``steer_seconds``) is spent. A steered walk
+line ran or the budget (``steer`` walks, ``steer_seconds``) is spent; the option
+``steer_policies`` picks some of the policies (all by default). A steered walk
 that crashes the engine is a finding, replayed on the checked build. The lines still
 not executed are one finding (``unexecuted``), per page with the sentences they cite:
 evidence missing, not a wrong rule, so it does not fail the check.
@@ -167,6 +168,7 @@ def steer(
     walks: int,
     seconds: float,
     setups: Sequence[tuple[str, str]] = (),
+    policies: Sequence[str] = tuple(POLICIES),
 ) -> SteerResult:
     """Walk the coverage build toward the lines not in ``ran`` (which grows)."""
     engine = probe.engine
@@ -174,7 +176,7 @@ def steer(
     rng = random.Random(seed)
     taken: Counter[str] = Counter()
     starts: list[tuple[str, str]] = [("", ""), *setups]
-    plans = [(name, where) for where in starts for name in POLICIES]
+    plans = [(name, where) for where in starts for name in policies if name in POLICIES]
     deadline = time.perf_counter() + seconds
     missing = probe.executable - ran
     queue = list(plans)
@@ -206,6 +208,14 @@ def steer(
         else:
             queue.append((name, (label, state_text)))
     return result
+
+
+def _policies(option: object) -> tuple[str, ...]:
+    """The policies named by the ``steer_policies`` option (a list or "a,b"); all by default."""
+    if option is None:
+        return tuple(POLICIES)
+    names = option.split(",") if isinstance(option, str) else list(option)  # type: ignore[call-overload]
+    return tuple(str(n).strip() for n in names if str(n).strip() in POLICIES)
 
 
 def _setups(ctx: StageContext) -> list[tuple[str, str]]:
@@ -259,6 +269,7 @@ def lines(ctx: StageContext) -> StageReturn:
             walks=int(ctx.options.get("steer", DEFAULT_STEER_WALKS)),
             seconds=float(ctx.options.get("steer_seconds", DEFAULT_STEER_SECONDS)),
             setups=_setups(ctx),
+            policies=_policies(ctx.options.get("steer_policies")),
         )
         missing = sorted(probe.executable - ran)
         total = len(probe.executable)
