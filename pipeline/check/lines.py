@@ -306,8 +306,8 @@ def narrow_findings(
     Of the pages the finding named (by its actions, the hooks of its kind, the failing
     line), those with no line run at the step are dropped; pages with lines that ran
     there for the first time in the counterexample are added (a rule reached only now).
-    A page with first-run lines shows them and what they cite; a page kept keeps its
-    reason.
+    A page kept keeps its reason; a page added shows its first-run lines and cites
+    what they cite.
     The pages dropped stay in the report (``other_pages``). A finding whose step ran no
     page line is left as it was.
     """
@@ -361,17 +361,14 @@ def narrowed(
     files = [*kept, *new[:MAX_ADDED_PAGES]][:MAX_NARROWED_PAGES]
     if not files:
         return finding
-    shown = []
-    for file in files:
-        fresh = sorted(n for f, n in first if f == file)
-        shown.append((file, fresh or sorted(n for f, n in here if f == file), bool(fresh)))
-    cites = cites_of(root, [(f, n) for f, numbers, _ in shown for n in numbers])
-    refs = []
+    cites = cites_of(root, [(f, n) for f, n in first if f in new])
     before_refs = {p.path: p for p in reversed(finding.pages)}
-    for file, numbers, is_new in shown:
-        if not is_new and file in before_refs:
-            refs.append(before_refs[file])  # named for a reason, ran at the step
+    refs = []
+    for file in files:
+        if file in before_refs:
+            refs.append(before_refs[file])  # named for a reason, and ran at the step
             continue
+        numbers = sorted(n for f, n in first if f == file)
         role = f"lines {_few_ranges(numbers)} first ran at step {step}"
         refs.append(PageRef(Path(file).stem, role, numbers[0], cites.get(file, ()), file))
     sections = rank_sections(finding, index.sections_for(refs))
