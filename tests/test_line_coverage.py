@@ -248,3 +248,19 @@ def test_walks_from_a_scenario_setup_reach_what_walks_from_the_start_do_not(
     steered = _lines(report)
     assert dict(steered["new_lines"]).get("uniform@setup:near_limit", 0) > 0  # type: ignore[call-overload]
     assert int(str(steered["unexecuted"])) < int(str(bare["unexecuted"]))
+
+
+def test_a_kept_page_cites_only_what_its_lines_that_ran_cite(tmp_path: Path) -> None:
+    from rulebook2game.check.findings import ORACLE_LEGAL, Finding, PageIndex, PageRef
+    from rulebook2game.check.lines import narrowed
+
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "turn.rl").write_text(PAGE)
+    ref = PageRef("turn", "declares hold", 23, ("4.1", "4.2"), "pages/turn.rl")
+    finding = Finding(ORACLE_LEGAL, "oracle", "legal actions differ", pages=(ref,))
+    steps = [{("pages/turn.rl", 22)}, {("pages/turn.rl", 25), ("pages/turn.rl", 26)}]
+    out = narrowed(finding, steps, 1, PageIndex([]), tmp_path)
+    assert out.pages == (PageRef("turn", "declares hold", 23, ("4.2#3",), "pages/turn.rl"),)
+    # a line under no sentence comment ran too: the page header's citations stay
+    steps[1].add(("pages/turn.rl", 22))
+    assert narrowed(finding, steps, 1, PageIndex([]), tmp_path).pages == (ref,)

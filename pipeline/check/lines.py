@@ -306,8 +306,9 @@ def narrow_findings(
     Of the pages the finding named (by its actions, the hooks of its kind, the failing
     line), those with no line run at the step are dropped; pages with lines that ran
     there for the first time in the counterexample are added (a rule reached only now).
-    A page kept keeps its reason; a page added shows its first-run lines and cites
-    what they cite.
+    A page kept keeps its reason, and cites only what its lines that ran cite when its
+    lines cite sentences of their own (a comment naming sentence ids above them); a
+    page added shows its first-run lines and cites what they cite.
     The pages dropped stay in the report (``other_pages``). A finding whose step ran no
     page line is left as it was.
     """
@@ -362,11 +363,15 @@ def narrowed(
     if not files:
         return finding
     cites = cites_of(root, [(f, n) for f, n in first if f in new])
+    ran_cites = cites_of(root, [(f, n) for f, n in here if f in kept])
     before_refs = {p.path: p for p in reversed(finding.pages)}
     refs = []
     for file in files:
-        if file in before_refs:
-            refs.append(before_refs[file])  # named for a reason, and ran at the step
+        if file in before_refs:  # named for a reason, and ran at the step
+            ref = before_refs[file]
+            ids = ran_cites.get(file, ref.sections)
+            narrower = ids and not set(ref.sections) <= set(ids)  # no line fell back
+            refs.append(replace(ref, sections=ids) if narrower else ref)
             continue
         numbers = sorted(n for f, n in first if f == file)
         role = f"lines {_few_ranges(numbers)} first ran at step {step}"
