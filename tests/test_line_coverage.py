@@ -177,10 +177,14 @@ def test_narrowing_drops_pages_that_did_not_run_and_adds_those_reached_first() -
     ]
     root = Path("/nonexistent")
     out = narrowed(finding, steps, 2, PageIndex([]), root)
-    assert [p.file for p in out.pages] == ["pages/turn.rl", "pages/movement.rl"]
-    assert out.pages[0] == finding.pages[0]
-    assert out.pages[1].role == "lines 12-13 first ran at step 2"
+    assert out.pages == finding.pages[:1]
     assert finding_record(out).other_pages == ["pages/walls.rl"]
+    # none of the pages named ran at the step: the page of the lines that ran first there
+    steps[2].discard(("pages/turn.rl", 19))
+    out = narrowed(finding, steps, 2, PageIndex([]), root)
+    assert [p.file for p in out.pages] == ["pages/movement.rl"]
+    assert out.pages[0].role == "lines 12-13 first ran at step 2"
+    assert finding_record(out).other_pages == ["pages/turn.rl", "pages/walls.rl"]
     # nothing ran at the step: the finding stays as it was
     assert narrowed(finding, steps, 5, PageIndex([]), root) == finding
 

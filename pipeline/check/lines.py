@@ -304,8 +304,9 @@ def narrow_findings(
     where it shows, and citing only what those lines cite.
 
     Of the pages the finding named (by its actions, the hooks of its kind, the failing
-    line), those with no line run at the step are dropped; pages with lines that ran
-    there for the first time in the counterexample are added (a rule reached only now).
+    line), those with no line run at the step are dropped; when none is left, the page
+    with the most lines that ran there for the first time in the counterexample is
+    named instead (a rule reached only now).
     A page kept keeps its reason, and cites only what its lines that ran cite when its
     lines cite sentences of their own (a comment naming sentence ids above them); a
     page added shows its first-run lines and cites what they cite.
@@ -328,7 +329,8 @@ def narrow_findings(
 
 MAX_NARROWED_PAGES = 3
 MAX_ADDED_PAGES = 1
-"""Pages a narrowed finding adds for lines that ran first at its step (the one with most)."""
+"""Pages a narrowed finding names, when none of those it named ran at its step, for the
+lines that ran first there (the one with most)."""
 
 
 SHOWN_RANGES = 4
@@ -359,7 +361,7 @@ def narrowed(
     ran_files = {f for f, _ in here}
     kept = [f for f in named if f in ran_files]
     new = sorted({f for f, _ in first} - set(kept), key=lambda f: -sum(g == f for g, _ in first))
-    files = [*kept, *new[:MAX_ADDED_PAGES]][:MAX_NARROWED_PAGES]
+    files = (kept or new[:MAX_ADDED_PAGES])[:MAX_NARROWED_PAGES]
     if not files:
         return finding
     cites = cites_of(root, [(f, n) for f, n in first if f in new])
