@@ -268,3 +268,19 @@ def test_a_kept_page_cites_only_what_its_lines_that_ran_cite(tmp_path: Path) -> 
     # a line under no sentence comment ran too: the page header's citations stay
     steps[1].add(("pages/turn.rl", 22))
     assert narrowed(finding, steps, 1, PageIndex([]), tmp_path).pages == (ref,)
+
+
+@pytest.mark.slow
+def test_check_lines_prints_and_reports_the_lines_and_stays_green(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from rulebook2game.cli import app
+
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    args = ["check", str(ws.root), "--lines", "--fuzz", "100", "--oracle-runs", "0"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    assert "1 page line(s) no check executed: pages/end.rl 17" in result.output
+    markdown = (ws.root / "reports" / "check.md").read_text()
+    assert "## Page lines no check executed" in markdown
+    assert "`pages/end.rl`: lines 17 never ran" in markdown
