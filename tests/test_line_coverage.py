@@ -284,3 +284,18 @@ def test_check_lines_prints_and_reports_the_lines_and_stays_green(tmp_path: Path
     markdown = (ws.root / "reports" / "check.md").read_text()
     assert "## Page lines no check executed" in markdown
     assert "`pages/end.rl`: lines 17 never ran" in markdown
+
+
+def test_a_frontier_is_the_state_where_a_walk_first_ran_new_lines(tmp_path: Path) -> None:
+    from rulebook2game.check.steer import _frontier
+
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    probe = start_line_probe(ws, "rl", "pig")
+    assert not isinstance(probe, str), probe
+    with probe:
+        walk = ["roll()", "die(value=6)", "roll()", "die(value=1)", "hold()"]
+        one = {("pages/turn.rl", 26), ("pages/turn.rl", 27)}  # a 1 loses the turn total
+        state = _frontier(probe, "", walk, one)
+        assert state is not None and "current: 1" in state and "turn_total: 0" in state
+        assert "moves: 2" in state
+        assert _frontier(probe, "", walk[:2], one) is None

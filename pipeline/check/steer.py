@@ -12,7 +12,9 @@ go where uniform walks do not:
   arguments), so rarely chosen kinds of move get played;
 - ``quiet``: take the action that changes the state's text least (a non-capturing
   move rather than a capture, a small bet rather than all-in);
-- the same policies from every scenario's set-up position (``[setup] state``).
+- the same policies from every scenario's set-up position (``[setup] state``), and
+  from the states where a walk first ran lines no walk had run (a few, kept as they
+  come: walks go on from the edge of what was reached).
 
 A policy keeps its turn while its walks execute new lines; the stage stops when every
 line ran or the budget (``steer`` walks, ``steer_seconds``) is spent; the option
@@ -52,6 +54,8 @@ DEFAULT_STEER_WALKS = 60
 DEFAULT_STEER_SECONDS = 20.0
 LOOKAHEAD = 8
 """Actions a look-ahead policy tries per step (a sample of the legal ones)."""
+MAX_FRONTIERS = 4
+"""States kept as new starts: where a walk first ran lines no walk had run."""
 IDLE_ROUNDS = 2
 """Steering stops when every policy (from every start) has walked this many times in a
 row without executing a new line."""
@@ -118,6 +122,8 @@ class SteerResult:
     steps: int = 0
     new_lines: Counter[str] = field(default_factory=Counter)
     """Lines first executed, per policy (``rare@setup:NAME`` for a walk from a setup)."""
+    frontiers: int = 0
+    """States where a walk first ran new lines, from which later walks started."""
     crashes: list[tuple[tuple[str, ...], str, str]] = field(default_factory=list)
     """(actions, start state text or "", message) of walks that faulted."""
 
@@ -195,7 +201,7 @@ def steer(
         actions, fault = walk(engine, POLICIES[name], rng, taken, limit, start)
         result.walks += 1
         result.steps += len(actions)
-        new = probe.take() - ran
+        new = (probe.take() & probe.executable) - ran
         if fault is not None:
             result.crashes.append((tuple(actions), state_text, fault))
         ran |= new
@@ -207,7 +213,32 @@ def steer(
             queue.insert(0, (name, (label, state_text)))
         else:
             queue.append((name, (label, state_text)))
+        found = _frontier(probe, state_text, actions, new) if new and fault is None else None
+        if found is not None and result.frontiers < MAX_FRONTIERS and missing:
+            result.frontiers += 1
+            where = (f"frontier{result.frontiers}", found)
+            fresh = [(n, where) for n in policies if n in POLICIES]
+            plans.extend(fresh)
+            queue[1:1] = fresh
     return result
+
+
+def _frontier(
+    probe: LineProbe, start: str, actions: Sequence[str], new: set[PageLine]
+) -> str | None:
+    """The state of a walk just after it first ran one of the ``new`` lines (``None``
+    when that state is over or cannot be rebuilt): later walks start there."""
+    engine = probe.engine
+    try:
+        state = engine.deserialize(start) if start else engine.initial()
+        probe.take()
+        for action in actions:
+            state = engine.apply(state, action)
+            if probe.take() & new:
+                return None if engine.is_terminal(state) else engine.serialize(state)
+    except (Rulebook2GameError, IllegalActionError, ValueError):
+        return None
+    return None
 
 
 def _policies(option: object) -> tuple[str, ...]:
@@ -288,6 +319,7 @@ def lines(ctx: StageContext) -> StageReturn:
         "unexecuted": len(missing),
         "steered_walks": steered.walks,
         "steered_steps": steered.steps,
+        "frontiers": steered.frontiers,
         "new_lines": dict(steered.new_lines),
         "lines": {f: line_ranges(n for g, n in missing if g == f) for f in _files(missing)},
     }
