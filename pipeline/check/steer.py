@@ -277,8 +277,8 @@ def lines(ctx: StageContext) -> StageReturn:
         ctx.config.name,
         None if timeout is None else float(timeout),
     )
-    if isinstance(probe, str):
-        return row("lines", "error", started, probe), ()
+    if isinstance(probe, str):  # no measurement is not a fault of the pages
+        return row("lines", "skipped", started, probe), ()
     with probe:
         limit = max_steps(ctx.config)
         ran = executed_by_checks(
