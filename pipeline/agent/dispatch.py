@@ -239,6 +239,7 @@ class ToolRunner:
             examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
             examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
             actions=list(report.actions),
+            unexecuted=self._finding_view(report.unexecuted) if report.unexecuted else None,
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""
@@ -288,7 +289,7 @@ class ToolRunner:
         if not cites:
             for page in finding.pages:
                 try:
-                    cites.extend(parse_header(self.pages.read(page)).cites)
+                    cites.extend(parse_header(self.pages.read(page.split(" ", 1)[0])).cites)
                 except ToolRetry:
                     continue
         known = dict(finding.cited)

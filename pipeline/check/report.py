@@ -100,6 +100,9 @@ class FindingRecord(_Model):
     sections: list[SectionRecord] = Field(default_factory=list)
     counterexample: list[StepRecord] | None = None
     end: EndRecord | None = None
+    other_pages: list[str] = Field(default_factory=list)
+    """Pages a finding would name without line coverage, whose lines did not run at its
+    step (kept for a reader who wants them; the finding itself names only those that ran)."""
     """How the counterexample ends (terminal flag and returns)."""
     position: str | None = None
     """The position where the finding shows, as the engine renders it."""
@@ -200,6 +203,9 @@ class CheckReport(_Model):
     """Coverage by sentence (``None`` without rule text)."""
     notes: FinishNotes | None = None
     """The translator's ``finish`` summary and resolved ambiguities, if recorded."""
+    unexecuted: FindingRecord | None = None
+    """Page lines no check executed (the ``lines`` stage): missing evidence, shown to the
+    translator like a finding but not one (the report can be ok with it)."""
 
     @property
     def ok(self) -> bool:
@@ -252,6 +258,11 @@ def finding_record(finding: Finding) -> FindingRecord:
         ],
         counterexample=steps,
         end=end,
+        other_pages=[
+            p
+            for p in finding.extra.get("all_pages", ())
+            if p not in {r.path for r in finding.pages}
+        ],
         position=str(finding.extra["position"]) if finding.extra.get("position") else None,
         other=_other_record(finding.extra),
     )
@@ -387,6 +398,13 @@ def render_markdown(report: CheckReport) -> str:
                 out.append(
                     f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else "")
                 )
+        if f.other_pages:
+            out += [
+                "",
+                f"Also named by its actions, but no line of them ran: {', '.join(f.other_pages)}",
+            ]
+    if report.unexecuted is not None:
+        out += ["", *_unexecuted_lines(report.unexecuted)]
     if report.sentences is not None:
         out += ["", *_sentence_lines(report.sentences)]
     if report.notes is not None:
@@ -395,6 +413,14 @@ def render_markdown(report: CheckReport) -> str:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _unexecuted_lines(record: FindingRecord) -> list[str]:
+    out = ["## Page lines no check executed", "", record.message, ""]
+    for p in record.pages:
+        cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
+        out.append(f"- `{p.path}`: {p.role}{cites}")
+    return out
 
 
 def _notes_lines(notes: FinishNotes) -> list[str]:
@@ -444,6 +470,8 @@ def render_console(report: CheckReport, console: Console) -> None:
             console.print(
                 f"  {', '.join(a.sentences)}: {a.reading}{why}", highlight=False, markup=False
             )
+    if report.unexecuted is not None:
+        console.print("\n".join(_unexecuted_lines(report.unexecuted)[2:]), markup=False)
     from rulebook2game.check.evidence import assess, verdict
 
     evidence = assess(report)

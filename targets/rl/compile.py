@@ -46,6 +46,7 @@ from pathlib import Path
 
 from rulebook2game.errors import BadWorkspaceError, CompileError
 from rulebook2game.targets.rl.contract import interface_diagnostics
+from rulebook2game.targets.rl.coverage import PROBES_FILE, add_probes
 from rulebook2game.targets.rl.diagnostics import (
     ONE_ERROR_NOTE,
     Diagnostic,
@@ -158,8 +159,14 @@ class RlCompileError(CompileError):
         super().__init__(f"{result.summary()}{note}")
 
 
-def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
-    """Compile ``ws``'s pages (checked build unless ``optimized``), reusing a cached build."""
+def compile_workspace(
+    ws: Workspace, optimized: bool = False, *, coverage: bool = False
+) -> CompileResult:
+    """Compile ``ws``'s pages (checked build unless ``optimized``), reusing a cached build.
+
+    ``coverage``: a checked build whose statements report that they ran
+    (see :mod:`rulebook2game.targets.rl.coverage`), in ``build/rl-coverage-<hash>/``.
+    """
     started = time.perf_counter()
     ws = Workspace(ws.root.resolve())
     tools = find_toolchain()
@@ -170,7 +177,11 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
     play_page = problem
     flags = OPTIMIZED_FLAGS if optimized else CHECKED_FLAGS
     flavour = f"rl-{'optimized' if optimized else 'checked'}"
-    key = _build_key(tools, pages, flags, ws.root / "interface.toml")
+    if coverage:
+        flags, flavour = CHECKED_FLAGS, "rl-coverage"
+    key = _build_key(
+        tools, pages, (*flags, *(("coverage",) if coverage else ())), ws.root / "interface.toml"
+    )
     final = ws.build_dir / f"{flavour}-{key}"
     build = RlBuild(final, optimized, play_page)
     if (final / "build.json").is_file():
@@ -180,7 +191,7 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
     ws.build_dir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=ws.build_dir))
     try:
-        diagnostics = _build_into(ws, tools, pages, flags, work)
+        diagnostics = _build_into(ws, tools, pages, flags, work, coverage)
         if diagnostics:
             kept = ws.build_dir / f"{flavour}-failed"
             stopped = isinstance(diagnostics, _RlcStopped)
@@ -296,7 +307,12 @@ def _restore(diagnostic: Diagnostic, staged: dict[str, MangledSource]) -> Diagno
 
 
 def _build_into(
-    ws: Workspace, tools: Toolchain, pages: list[Path], flags: tuple[str, ...], work: Path
+    ws: Workspace,
+    tools: Toolchain,
+    pages: list[Path],
+    flags: tuple[str, ...],
+    work: Path,
+    coverage: bool = False,
 ) -> list[Diagnostic]:
     """Type-check, check hooks, then write wrapper and library into ``work``."""
     staged = _stage_pages(ws, pages, work)
@@ -305,6 +321,8 @@ def _build_into(
         return diagnostics
     sources = [*_page_args(ws, pages), *(str(RUNTIME_DIR / f) for f in RUNTIME_FILES)]
     sources.append(str(tools.learn_rl))
+    if coverage:
+        sources.extend(add_probes(work, _page_args(ws, pages), work / SOURCE_DIR))
     include = ["-i", "pages", "-i", str(RUNTIME_DIR)]
     wrapper_cmd = [str(tools.rlc), *sources, "--python", "-o", f"../{WRAPPER_NAME}", *include]
     lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
@@ -519,7 +537,9 @@ def _write_json(path: Path, data: dict[str, object]) -> None:
 def _install(work: Path, final: Path) -> None:
     """Move the finished build into place (another process may have won the race)."""
     staged = Path(tempfile.mkdtemp(prefix=".stage-", dir=final.parent))
-    for name in (WRAPPER_NAME, LIB_NAME, "build.json", RESUME_FILE, SOURCE_DIR):
+    for name in (WRAPPER_NAME, LIB_NAME, "build.json", RESUME_FILE, SOURCE_DIR, PROBES_FILE):
+        if name in (PROBES_FILE, RESUME_FILE) and not (work / name).exists():
+            continue
         os.replace(work / name, staged / name)
     try:
         os.rename(staged, final)

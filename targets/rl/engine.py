@@ -290,6 +290,16 @@ class RlEngine:
         """Totals of ``count`` native random games (for benchmarks)."""
         return self._call(lambda w: w.playout_stats(seed, count, max_steps, timeout), "playouts")
 
+    def probes_hit(self, reset: bool = True) -> list[int]:
+        """Probe ids that ran since the last call (``reset``: and clear them).
+
+        Only a coverage build has probes (see :mod:`rulebook2game.targets.rl.coverage`).
+
+        Raises:
+            WorkerRequestError: the build is not a coverage build.
+        """
+        return self._call(lambda w: w.coverage(reset), "coverage")
+
     def close(self) -> None:
         """Stop the worker."""
         self._worker.close()

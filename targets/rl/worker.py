@@ -289,6 +289,10 @@ class RlWorker:
         """The value of the pages' ``fun FUN(Game g) -> Bool`` on a state."""
         return bool(self.request("call", h=handle, fun=fun)["value"])
 
+    def coverage(self, reset: bool = True) -> list[int]:
+        """Ids of the probes that ran since the table was last cleared (coverage builds)."""
+        return [int(i) for i in self.request("coverage", reset=reset)["hit"]]
+
     def release(self, handles: Iterable[int]) -> None:
         """Forget states (sent along with the next request)."""
         self._pending_free.extend(handles)

@@ -33,6 +33,8 @@ from typing import Any, BinaryIO
 
 STATUS_NAMES = ("terminal", "truncated", "stuck")
 INT64_MASK = (1 << 63) - 1
+COVERAGE_TABLE_SIZE = 1 << 16
+"""Bytes of a coverage build's probe table (``targets/rl/coverage.py``'s ``TABLE_SIZE``)."""
 
 
 class RequestError(Exception):
@@ -130,6 +132,8 @@ class LoadedGame:
     """The compiled game and a table of live states, addressed by integer handles."""
 
     def __init__(self, wrapper: Path) -> None:
+        self.wrapper = wrapper
+        self._table: Any = None
         self.m = _load_module(wrapper)
         self.all = self.m.enumerate(self.m.AnyGameAction())
         self.texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
@@ -294,6 +298,29 @@ class LoadedGame:
 
     def op_ping(self, req: dict[str, Any]) -> dict[str, Any]:
         return {}
+
+    def op_coverage(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Probes that ran since the last request (coverage builds); clears the table."""
+        table = self._coverage_table()
+        data = bytes(table)
+        hit, at = [], data.find(1)
+        while at != -1:
+            hit.append(at)
+            at = data.find(1, at + 1)
+        if req.get("reset", True):
+            ctypes.memset(table, 0, len(data))
+        return {"hit": hit}
+
+    def _coverage_table(self) -> Any:
+        if self._table is None:
+            library = ctypes.CDLL(str(self.wrapper.parent / "lib.so"))
+            try:
+                self._table = (ctypes.c_ubyte * COVERAGE_TABLE_SIZE).in_dll(
+                    library, "r2g_cov_table"
+                )
+            except ValueError:
+                raise RequestError("not a coverage build (no probe table)") from None
+        return self._table
 
     def _captured(self, call: Callable[[], object]) -> str:
         """What ``call`` prints on the C stdout (pretty_print writes there)."""
