@@ -201,6 +201,9 @@ def test_run_checks_shows_unexecuted_lines_as_a_finding_green_or_not() -> None:
         "cited": [{"cite": "5.2#1", "text": "The game ends after the 1000th move."}],
         "not_quoted": [],
         "position": "",
+        "other": "",
+        "other_pages": [],
+        "other_cited": [],
     }
     base: dict[str, object] = {
         "summary": "",
