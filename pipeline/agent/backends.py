@@ -115,6 +115,11 @@ def _trace_text(record: FindingRecord) -> str:
     return "\n".join(lines)
 
 
+def _page_named(page: str, role: str) -> str:
+    """A page as a finding names it: with the lines that ran, when the check knows them."""
+    return f"{page} ({role})" if role.startswith("lines ") else page
+
+
 def convert_finding(record: FindingRecord) -> Finding:
     """A check report's ``FindingRecord`` as the agent shows it."""
     message = record.message
@@ -128,10 +133,15 @@ def convert_finding(record: FindingRecord) -> Finding:
         kind=record.kind,
         message=message,
         trace=_trace_text(record),
-        pages=tuple(dict.fromkeys(p.page for p in record.pages)),
+        pages=tuple(dict.fromkeys(_page_named(p.page, p.role) for p in record.pages)),
         cites=tuple(dict.fromkeys(cites)),
         cited=tuple((s.id, s.text) for s in record.sections if s.text),
         position=record.position or "",
+        other=record.other.label if record.other else "",
+        other_pages=tuple(record.other.pages) if record.other else (),
+        other_cited=tuple((s.id, s.text) for s in record.other.sections if s.text)
+        if record.other
+        else (),
     )
 
 
@@ -145,9 +155,9 @@ class PipelineChecker:
     def check(self, workspace: Workspace) -> CheckReport:
         from rulebook2game.check.evidence import assess, verdict
         from rulebook2game.check.report import render_markdown, write_report
-        from rulebook2game.check.run import ALL_STAGES, run_check
+        from rulebook2game.check.run import run_check, stages_for
 
-        report = run_check(workspace, ALL_STAGES)
+        report = run_check(workspace, stages_for(workspace.config(), lines=True))
         write_report(report, workspace.reports_dir)
         compile_stage = report.stage("compile")
         compiled = compile_stage is None or compile_stage.status == "ok"
@@ -170,6 +180,8 @@ class PipelineChecker:
             uncovered_examples=tuple(
                 (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
             ),
+            actions=tuple(report.coverage.actions.items()) if report.coverage else (),
+            unexecuted=convert_finding(report.unexecuted) if report.unexecuted else None,
         )
 
 

@@ -49,6 +49,8 @@ ORACLE_TERMINAL = "oracle_terminal"
 ORACLE_RETURNS = "oracle_returns"
 SCENARIO = "scenario"
 """A scenario (a rulebook example, ``scenarios/*.toml``) broke an expectation."""
+UNEXECUTED = "unexecuted"
+"""Page lines no check executed (the ``lines`` stage): missing evidence, not a wrong rule."""
 
 HOOKS_OF = {
     "returns": ("score",),

@@ -74,6 +74,17 @@ class EndRecord(_Model):
     returns: list[float] | None = None
 
 
+class OtherSideRecord(_Model):
+    """The other translation's side of a difference (``check --against``, second opinion)."""
+
+    label: str
+    """Where the other translation is (its game directory)."""
+    pages: list[str] = Field(default_factory=list)
+    """Its pages involved (``pages/turn.page:12 (declares the action)``)."""
+    sections: list[SectionRecord] = Field(default_factory=list)
+    """The rules those pages cite."""
+
+
 class FindingRecord(_Model):
     """A finding as stored in the report."""
 
@@ -89,9 +100,14 @@ class FindingRecord(_Model):
     sections: list[SectionRecord] = Field(default_factory=list)
     counterexample: list[StepRecord] | None = None
     end: EndRecord | None = None
+    other_pages: list[str] = Field(default_factory=list)
+    """Pages a finding would name without line coverage, whose lines did not run at its
+    step (kept for a reader who wants them; the finding itself names only those that ran)."""
     """How the counterexample ends (terminal flag and returns)."""
     position: str | None = None
     """The position where the finding shows, as the engine renders it."""
+    other: OtherSideRecord | None = None
+    """The other translation's pages and cited rules, for a difference between two."""
 
 
 class StageResult(_Model):
@@ -187,6 +203,9 @@ class CheckReport(_Model):
     """Coverage by sentence (``None`` without rule text)."""
     notes: FinishNotes | None = None
     """The translator's ``finish`` summary and resolved ambiguities, if recorded."""
+    unexecuted: FindingRecord | None = None
+    """Page lines no check executed (the ``lines`` stage): missing evidence, shown to the
+    translator like a finding but not one (the report can be ok with it)."""
 
     @property
     def ok(self) -> bool:
@@ -239,8 +258,32 @@ def finding_record(finding: Finding) -> FindingRecord:
         ],
         counterexample=steps,
         end=end,
+        other_pages=[
+            p
+            for p in finding.extra.get("all_pages", ())
+            if p not in {r.path for r in finding.pages}
+        ],
         position=str(finding.extra["position"]) if finding.extra.get("position") else None,
+        other=_other_record(finding.extra),
     )
+
+
+def _other_record(extra: dict[str, Any]) -> OtherSideRecord | None:
+    if not extra.get("other"):
+        return None
+    sections = [
+        SectionRecord(
+            id=str(s.get("id", "")),
+            title=str(s.get("title", "")),
+            text=_clip(str(s.get("text", "")), SECTION_TEXT_LIMIT),
+        )
+        for s in extra.get("other_sections", [])
+        if isinstance(s, dict)
+    ]
+    return OtherSideRecord(
+        label=str(extra["other"]), pages=[str(p) for p in extra.get("other_pages", [])],
+        sections=sections,
+    )  # fmt: skip
 
 
 def counterexample_trace(record: FindingRecord, game: str, players: int) -> Trace | None:
@@ -347,6 +390,21 @@ def render_markdown(report: CheckReport) -> str:
             out += ["```"]
         if f.position:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
+        if f.other is not None:
+            out += ["", f"The other side ({f.other.label}):", ""]
+            out += [f"- page `{p}`" for p in f.other.pages] or ["- no page found"]
+            for s in f.other.sections[:SECTIONS_QUOTED]:
+                title = f" {s.title}" if s.title else ""
+                out.append(
+                    f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else "")
+                )
+        if f.other_pages:
+            out += [
+                "",
+                f"Also named by its actions, but no line of them ran: {', '.join(f.other_pages)}",
+            ]
+    if report.unexecuted is not None:
+        out += ["", *_unexecuted_lines(report.unexecuted)]
     if report.sentences is not None:
         out += ["", *_sentence_lines(report.sentences)]
     if report.notes is not None:
@@ -355,6 +413,14 @@ def render_markdown(report: CheckReport) -> str:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _unexecuted_lines(record: FindingRecord) -> list[str]:
+    out = ["## Page lines no check executed", "", record.message, ""]
+    for p in record.pages:
+        cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
+        out.append(f"- `{p.path}`: {p.role}{cites}")
+    return out
 
 
 def _notes_lines(notes: FinishNotes) -> list[str]:
@@ -397,6 +463,15 @@ def render_console(report: CheckReport, console: Console) -> None:
     console.print(table)
     for i, f in enumerate(report.findings, start=1):
         console.print(_finding_panel(i, f))
+    if report.notes is not None and report.notes.ambiguities:
+        console.print("ambiguities the translator resolved:", style="bold")
+        for a in report.notes.ambiguities:
+            why = f" — {a.why}" if a.why else ""
+            console.print(
+                f"  {', '.join(a.sentences)}: {a.reading}{why}", highlight=False, markup=False
+            )
+    if report.unexecuted is not None:
+        console.print("\n".join(_unexecuted_lines(report.unexecuted)[2:]), markup=False)
     from rulebook2game.check.evidence import assess, verdict
 
     evidence = assess(report)
@@ -411,7 +486,7 @@ def render_console(report: CheckReport, console: Console) -> None:
 
 
 def _finding_panel(index: int, f: FindingRecord) -> Panel:
-    parts: list[Text] = []
+    parts: list[Text] = [Text(f.message, style="bold")]
     if f.expected or f.actual:
         parts.append(Text(f"expected: {f.expected}\nactual:   {f.actual}"))
     for p in f.pages:
@@ -427,5 +502,11 @@ def _finding_panel(index: int, f: FindingRecord) -> Panel:
         parts.append(Text(f"counterexample ({count} steps):\n" + "\n".join(steps)))
     if f.position:
         parts.append(Text("position where it shows:\n" + f.position.rstrip()))
-    title = f"{index}. {f.kind} ({f.stage}): {f.message}"
-    return Panel(Group(*parts), title=title, title_align="left", border_style="red")
+    if f.other is not None:
+        theirs = [f"page {p}" for p in f.other.pages] or ["no page found"]
+        theirs += [f"§{s.id} {s.title}: {_clip(s.text, 160)}" for s in f.other.sections[:2]]
+        parts.append(Text(f"the other side ({f.other.label}):\n" + "\n".join(theirs), style="cyan"))
+    title = f"{index}. {f.kind} ({f.stage})"
+    # as wide as its content (in a pipe the console is thousands of columns wide), so
+    # the message is its first line rather than a title that would be cut
+    return Panel(Group(*parts), title=title, title_align="left", border_style="red", expand=False)
