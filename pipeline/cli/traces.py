@@ -16,9 +16,10 @@ from rulebook2game.traces.coverage import game_coverage
 from rulebook2game.traces.search import (
     SELECTION_FILE,
     Choice,
+    Reserve,
     choose,
     file_candidates,
-    oracle_candidates,
+    oracle_walks,
     rule_mutants,
     selection_record,
 )
@@ -87,6 +88,7 @@ def traces_command(
         if walks < 0 or max_traces < 1 or jobs < 1:
             raise BadInputError("--walks must be >= 0, --max and --jobs >= 1")
         candidates: list[Candidate] = []
+        reserve: Reserve | None = None
         if sources:
             missing = [str(p) for p in sources if not p.exists()]
             if missing:
@@ -95,7 +97,8 @@ def traces_command(
         elif config.oracle is not None:
             engine = load_oracle(config.oracle)
             limit = config.max_game_length or 10_000
-            candidates += oracle_candidates(engine, game=config.name, walks=walks, max_steps=limit)
+            walked, reserve = oracle_walks(engine, game=config.name, walks=walks, max_steps=limit)
+            candidates += walked
         if not candidates:
             raise BadInputError(
                 f"{game_dir}: no candidates (give --from, or an oracle in game.toml)"
@@ -107,6 +110,7 @@ def traces_command(
             max_traces=max_traces,
             cache=ws.root / "build" / "trace-adequacy.json",
             workers=jobs,
+            reserve=reserve,
         )
         console.print(
             f"{escape(config.name)}: {len(choice.selection.picks)} of {len(candidates)} candidates"

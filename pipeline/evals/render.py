@@ -130,8 +130,14 @@ def _game_section(g: GameRecord) -> list[str]:
         lines.append(f"- coverage from {c.source}; uncited rule sentences: {shown or 'none'}")
         if c.dangling:
             lines.append(f"- citations naming nothing in the rulebook: {', '.join(c.dangling)}")
-    if g.mutants and g.mutants.survivors:
-        lines.append(f"- surviving mutants: {', '.join(g.mutants.survivors[:10])}")
+    if g.mutants:
+        m = g.mutants
+        took = "" if m.seconds is None else f" in {m.seconds:.0f} s"
+        lines.append(
+            f"- mutants: {m.killed.num}/{m.killed.den} killed{took}, {m.equivalent} reviewed "
+            f"as equivalent, {len(m.survivors)} surviving" + (":" if m.survivors else "")
+        )
+        lines += [f"  - {s}" for s in m.survivors]
     if g.runs:
         r = g.runs
         lines.append(

@@ -14,6 +14,15 @@ named in ``skip`` (presentation-only functions such as ``pretty_print``).
 | ``delete_stmt`` | an assignment, call, ``break``, ``continue`` or bare ``return`` → a no-op |
 | ``swap_args`` | two adjacent, different arguments of a call exchanged |
 | ``drop_precondition`` | one condition of an ``act name(...) { ... }`` removed |
+| ``widen_range`` | an action argument's ``BInt<a, b>`` → ``BInt<a, b+1>`` and ``BInt<a-1, b>`` |
+| ``terminal_player`` | before a ``return`` that ends the game, the seat to move is swapped |
+
+``widen_range`` is rejected at compile when ``interface.toml`` fixes the range (the
+interface contract): it measures games without one, and the pages' own guards.
+``terminal_player`` reads the seat field from ``get_current_player`` (its last
+``return g.FIELD``) and, in an ``act`` body, inserts ``FIELD = 1 - FIELD`` before each
+bare ``return`` (which ends the game): whoever scores from the seat to move at the
+end (the player to move has no move and loses) then scores the wrong seat.
 """
 
 from __future__ import annotations
@@ -231,6 +240,73 @@ def _drop_part(text: str, offset: int, parts: list[tuple[int, int]], drop: tuple
     return text[: offset + start] + text[offset + end :]
 
 
+_ARG_RANGE = re.compile(r"BInt<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*>")
+_SEAT_RETURN = re.compile(r"^\s*return\s+[A-Za-z_][A-Za-z0-9_]*\.([A-Za-z_][A-Za-z0-9_.]*)\s*$")
+
+
+def _bound(text: str, delta: int) -> str:
+    """``text`` moved by ``delta``: a literal is folded, a name gets ``+ 1`` / ``- 1``."""
+    if text.isdigit():
+        return str(int(text) + delta)
+    return f"{text} + 1" if delta > 0 else f"{text} - 1"
+
+
+def widen_range(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """An action argument's range one wider at either end (``BInt<a, b>`` in an ``act``)."""
+    for i in _lines_in_scope(page, skip):
+        mask = page.masks[i]
+        if not _ACT_STMT.match(mask):
+            continue
+        params = mask[mask.index("(") : matching_close(mask, mask.index("(")) + 1]
+        offset = mask.index("(")
+        for match in _ARG_RANGE.finditer(params):
+            low, high = match.group(1), match.group(2)
+            start, end = offset + match.start(), offset + match.end()
+            for new, what in (
+                (f"BInt<{low}, {_bound(high, 1)}>", "upper"),
+                (f"BInt<{_bound(low, -1)}, {high}>", "lower"),
+            ):
+                line = _replace(page.lines[i], start, end, new)
+                desc = f"`{match.group(0)}` → `{new}` ({what} bound widened)"
+                yield Edit("widen_range", i, i + 1, (line,), desc)
+
+
+def _seat_field(page: PageSource) -> str | None:
+    """The field ``get_current_player`` returns last (``g.current`` → ``current``)."""
+    field = None
+    for i, owner in enumerate(page.owners):
+        if owner == "get_current_player":
+            match = _SEAT_RETURN.match(page.masks[i])
+            if match:
+                field = match.group(1)
+    return field
+
+
+def terminal_player(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Swap the seat to move just before each game-ending bare ``return`` of an ``act``.
+
+    Only on the page that defines ``get_current_player`` (where the seat field is
+    known), and only in ``act`` bodies, where a bare ``return`` ends the game.
+    """
+    field = _seat_field(page)
+    if field is None:
+        return
+    for i in _lines_in_scope(page, skip):
+        if not _SIMPLE.match(page.masks[i]) or page.masks[i].strip() != "return":
+            continue
+        owner = page.owners[i]
+        if not owner or not any(
+            _ACT_STMT.match(page.masks[j]) and page.owners[j] == owner
+            for j in range(page.header_end, len(page.lines))
+            if indent_of(page.masks[j]) == 0
+        ):
+            continue
+        pad = page.lines[i][: indent_of(page.lines[i])]
+        swap = f"{pad}{field} = 1 - {field}"
+        desc = f"seat to move swapped (`{field} = 1 - {field}`) before the game ends"
+        yield Edit("terminal_player", i, i + 1, (swap, page.lines[i]), desc)
+
+
 OPERATORS: dict[str, Operator] = {
     "cmp_flip": cmp_flip,
     "bool_flip": bool_flip,
@@ -239,5 +315,18 @@ OPERATORS: dict[str, Operator] = {
     "delete_stmt": delete_stmt,
     "swap_args": swap_args,
     "drop_precondition": drop_precondition,
+    "widen_range": widen_range,
+    "terminal_player": terminal_player,
 }
 """Every operator, in enumeration order."""
+
+CLASSIC = (
+    "cmp_flip",
+    "bool_flip",
+    "negate_cond",
+    "off_by_one",
+    "delete_stmt",
+    "swap_args",
+    "drop_precondition",
+)
+"""The operators the corpus golden traces were selected against (``selection.json``)."""
