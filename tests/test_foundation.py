@@ -126,6 +126,7 @@ COMMANDS = (
     "diff",
     "regress",
     "traces",
+    "mutants",
     "eval",
     "bench",
     "play",
