@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import leak, scenario_stage, sentences, stages
+from rulebook2game.check import leak, scenario_stage, seats, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.finding_positions import with_positions
 from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
@@ -136,6 +136,11 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         )
     ctx.engine = made.engine
     build = result.build
+    seat_problems = seats.seat_findings(made.engine, ctx.workspace.interface(), ctx.config)
+    if seat_problems:
+        found = tuple(ctx.index.locate(f) for f in seat_problems)
+        summary = f"compiled; seats differ from interface.toml: {seat_problems[0].message}"
+        return StageOutcome(_result("compile", "failed", started, summary), found)
     return StageOutcome(
         _result(
             "compile",
