@@ -102,3 +102,15 @@ def test_the_brief_says_how_seats_map() -> None:
     assert "here seat 0 is Black, 1 is White" in brief and "Black makes the first decision" in brief
     plain = PromptContext(game="P", players=2, target="rl", reference="", toc="")
     assert "here seat" not in render("agent/system.md.j2", **plain.as_dict())
+
+
+def test_findings_about_who_moves_name_the_seats() -> None:
+    from rulebook2game.check.findings import ORACLE_PLAYER, REPLAY, Finding
+    from rulebook2game.check.seats import name_seats
+
+    interface = Interface(seats=SeatsSpec(names=("Black", "White"), first="Black"))
+    player = Finding(ORACLE_PLAYER, "oracle", "who moves differs", expected="1", actual="0")
+    other = Finding(REPLAY, "replay", "x", expected="1", actual="0")
+    named = name_seats([player, other], interface)
+    assert (named[0].expected, named[0].actual) == ("1 (White)", "0 (Black)")
+    assert named[1] == other and name_seats([player], Interface()) == [player]

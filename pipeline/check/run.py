@@ -32,7 +32,7 @@ from rulebook2game.errors import Rulebook2GameError, TraceFormatError
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.trace import Trace, TraceEnd, read_trace
-from rulebook2game.workspace import GameConfig, Workspace
+from rulebook2game.workspace import GameConfig, Interface, Workspace
 
 
 @dataclass
@@ -165,6 +165,14 @@ def _interface_problem(ctx: CheckContext) -> str | None:
     except Rulebook2GameError as exc:
         return str(exc)
     return None
+
+
+def _interface_or_none(ws: Workspace) -> Interface | None:
+    """``interface.toml``, or ``None`` when there is none or it cannot be read."""
+    try:
+        return ws.interface()
+    except Rulebook2GameError:
+        return None
 
 
 def replay_stage(ctx: CheckContext) -> StageOutcome:
@@ -301,6 +309,7 @@ def run_check(
             if on_stage is not None:
                 on_stage(outcome.result)
         findings = with_positions(ctx.engine, findings)
+        findings = seats.name_seats(findings, _interface_or_none(ws))
     finally:
         ctx.close()
     return CheckReport(

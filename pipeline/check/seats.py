@@ -14,9 +14,10 @@ first; the pages ask 1 (White) first": the classic swapped-seats translation.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from rulebook2game.check.findings import SEATS, Finding
+from rulebook2game.check.findings import ORACLE_PLAYER, SEATS, Finding
 from rulebook2game.engine import CHANCE, Engine
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.workspace import GameConfig, Interface
@@ -91,4 +92,23 @@ def seat_findings(
             actions=played,
             functions=("get_current_player",),
         )
+    ]
+
+
+def _label(value: str, interface: Interface) -> str:
+    seats = interface.seats
+    if seats is None or not value.strip().isdigit():
+        return value
+    return seats.label(int(value))
+
+
+def name_seats(findings: list[Finding], interface: Interface | None) -> list[Finding]:
+    """Findings about who is to move, with seat numbers written as ``1 (White)``."""
+    if interface is None or interface.seats is None:
+        return findings
+    return [
+        replace(f, expected=_label(f.expected, interface), actual=_label(f.actual, interface))
+        if f.kind == ORACLE_PLAYER
+        else f
+        for f in findings
     ]
