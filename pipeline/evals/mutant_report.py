@@ -98,15 +98,16 @@ def summarize_reports(paths: list[Path]) -> str:
         "# Mutant kill rate of the corpus",
         "",
         "| game | mutants | not compiled | compiled | equivalent | killed | survived "
-        "| kill rate | raw kill rate | median time to kill |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| kill rate | raw kill rate | median time to kill | wall time |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for d in rows:
         median = d["median_kill_seconds"]
         lines.append(
             f"| {d['game']} | {d['run']} | {d['not_compiled']} | {d['compiled']} "
             f"| {d['equivalent']} | {d['killed']} | {d['survived']} | {_pct(d['kill_rate'])} "
-            f"| {_pct(d['raw_kill_rate'])} | {'-' if median is None else f'{median:.2f} s'} |"
+            f"| {_pct(d['raw_kill_rate'])} | {'-' if median is None else f'{median:.2f} s'} "
+            f"| {d['seconds']:.0f} s |"
         )
     lines += [
         "",
