@@ -10,6 +10,7 @@ import pytest
 
 from rulebook2game.agent.prompts import PromptContext, render
 from rulebook2game.check.findings import SEATS
+from rulebook2game.check.report import StepRecord, _step_line, render_markdown
 from rulebook2game.check.run import run_check
 from rulebook2game.check.seats import first_decision, seat_findings
 from rulebook2game.errors import BadWorkspaceError
@@ -90,6 +91,8 @@ def test_check_fails_when_the_pages_seat_the_wrong_player_first(tmp_path: Path) 
         == "interface.toml says 1 (Noughts) moves first; the pages ask 0 (Crosses) first"
     )
     assert "turn" in [p.page for p in finding.pages]  # get_current_player lives there
+    assert report.seats == ["Crosses", "Noughts"]
+    assert "Seats (interface.toml): 0 Crosses, 1 Noughts." in render_markdown(report)
     interface.write_text(interface.read_text().replace('first = "Noughts"', 'first = "Crosses"'))
     again = run_check(open_workspace(game))
     assert [f.kind for f in again.findings] == [] and again.stage("compile").status == "ok"
@@ -114,3 +117,9 @@ def test_findings_about_who_moves_name_the_seats() -> None:
     named = name_seats([player, other], interface)
     assert (named[0].expected, named[0].actual) == ("1 (White)", "0 (Black)")
     assert named[1] == other and name_seats([player], Interface()) == [player]
+
+
+def test_counterexample_steps_name_the_seat() -> None:
+    step = StepRecord(t=3, player=1, action="move(from_file=0, from_rank=2, to_file=1)")
+    assert "player 1 (White)" in _step_line(step, ["Black", "White"])
+    assert "player 1 " in _step_line(step) and "(" not in _step_line(step).split("move")[0]

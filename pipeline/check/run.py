@@ -301,6 +301,7 @@ def run_check(
     ctx = CheckContext(ws, ws.config(), seed, dict(options or {}))
     results: list[StageResult] = []
     findings: list[Finding] = []
+    interface: Interface | None = None
     try:
         for stage in stages:
             outcome = stage(ctx)
@@ -309,7 +310,8 @@ def run_check(
             if on_stage is not None:
                 on_stage(outcome.result)
         findings = with_positions(ctx.engine, findings)
-        findings = seats.name_seats(findings, _interface_or_none(ws))
+        interface = _interface_or_none(ws)
+        findings = seats.name_seats(findings, interface)
     finally:
         ctx.close()
     return CheckReport(
@@ -323,4 +325,5 @@ def run_check(
         seconds=round(time.perf_counter() - started, 3),
         sentences=sentences.coverage_of(ws.root, ws.pages_dir),
         notes=load_finish_notes(ws.reports_dir),
+        seats=list(interface.seats.names) if interface and interface.seats else [],
     )
