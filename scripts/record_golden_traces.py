@@ -14,8 +14,8 @@ cover (``rulebook2game.traces.search.choose``), in two rounds:
    the returns: a hearts moon shot by each seat is its own signature), every action
    kind and every argument value that any candidate reaches;
 2. every mutant of the gold pages that the replay of some candidate kills. A mutant
-   that no kept candidate kills is hunted through every other finished walk, in seed
-   order, until one kills it; that walk joins the candidates (pig's turn total starting
+   that no kept candidate kills is hunted through the next :data:`HUNT` finished walks,
+   in seed order, until one kills it; that walk joins the candidates (pig's turn total starting
    at 1 is killed only by a game where player 0 holds a lucky first turn and later
    stands at exactly 99; breakthrough's black counted as 8 pieces only by a game where
    white captures eight).
@@ -56,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WALKS = 3000
 """Seeded walks per game (cheap: OpenSpiel plays them in seconds)."""
 MAX_TRACES = 12
+HUNT = 600
+"""Reserve walks replayed, at most, through each mutant no kept candidate kills."""
 WORKERS = 1
 
 
@@ -85,6 +87,7 @@ def golden_files(game_dir: Path, *, workers: int = WORKERS) -> dict[str, str]:
         workers=workers,
         on_mutant=progress,
         reserve=reserve,
+        hunt_limit=HUNT,
     )
     out = {
         f"{p.candidate.name}.jsonl": p.candidate.trace.to_jsonl() for p in choice.selection.picks

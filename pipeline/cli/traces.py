@@ -68,6 +68,12 @@ def traces_command(
         bool, typer.Option(help="Also cover every mutant of the pages a candidate kills (slow).")
     ] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Mutants compiled at once.")] = 1,
+    hunt: Annotated[
+        int,
+        typer.Option(
+            min=0, help="With --mutants: other walks replayed per mutant no candidate kills."
+        ),
+    ] = 600,
     write: Annotated[
         bool, typer.Option("--write", help="Replace traces/*.jsonl with the kept traces.")
     ] = False,
@@ -111,6 +117,7 @@ def traces_command(
             cache=ws.root / "build" / "trace-adequacy.json",
             workers=jobs,
             reserve=reserve,
+            hunt_limit=hunt,
         )
         console.print(
             f"{escape(config.name)}: {len(choice.selection.picks)} of {len(candidates)} candidates"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -183,12 +183,13 @@ def choose(
     workers: int = 1,
     on_mutant: Callable[[MutantKills], None] | None = None,
     reserve: Reserve | None = None,
+    hunt_limit: int | None = None,
 ) -> Choice:
     """Round 1 (endings, actions, arguments), then round 2 (mutants) when given.
 
     ``reserve``: more candidates, replayed in order through each mutant that no
     candidate kills until one of them does; each reserve walk that kills one joins
-    the candidates (see :func:`hunt`).
+    the candidates (see :func:`hunt`); at most ``hunt_limit`` of them per mutant.
     """
     first = greedy_cover(candidates, max_traces=max_traces)
     if game_dir is None or not mutants:
@@ -205,7 +206,7 @@ def choose(
         on_mutant=on_mutant,
     )
     if reserve is not None and len(reserve):
-        kills, found = hunt(game_dir, pages, kills, reserve, cache=cache)
+        kills, found = hunt(game_dir, pages, kills, reserve, cache=cache, limit=hunt_limit)
         candidates = [*candidates, *found]
     extra: dict[str, set[str]] = {}
     for k in kills.values():
@@ -226,8 +227,13 @@ def hunt(
     reserve: Reserve,
     *,
     cache: Path | None = None,
+    limit: int | None = None,
 ) -> tuple[dict[str, MutantKills], list[Candidate]]:
     """Replay ``reserve`` through every compiled mutant no candidate kills, until one does.
+
+    ``limit``: at most this many reserve walks per mutant (the first ones, in order):
+    the edits no walk reaches (breakthrough's capture-every-piece win) would otherwise
+    replay the whole reserve each.
 
     Returns the kill sets with the hunted killers added, and the reserve walks that
     killed something (in reserve order), to join the candidates. Deterministic: the
@@ -236,7 +242,8 @@ def hunt(
     unkilled = [k.mutant for k in kills.values() if k.compiled and not k.killers]
     if not unkilled:
         return kills, []
-    found = first_killers(game_dir, pages, unkilled, reserve.traces, cache=cache)
+    limited = reserve if limit is None else replace(reserve, specs=reserve.specs[:limit])
+    found = first_killers(game_dir, pages, unkilled, limited.traces, cache=cache)
     out = dict(kills)
     used: list[str] = []
     for mid, name in found.items():
