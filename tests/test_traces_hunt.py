@@ -39,6 +39,9 @@ def test_the_hunt_finds_the_walk_that_kills_a_rare_mutant(tmp_path: Path) -> Non
     store = json.loads(cache.read_text())
     (entry,) = store.values()
     assert sorted(entry["kills"].values()) == [False, True]
+    # with a limit of one walk per mutant, only uniform-0003 (cached: no compile) is tried
+    shut, none = hunt(game, pages, kills, reserve, cache=cache, limit=1)
+    assert shut[mutant.id].killers == frozenset() and none == []
     # a mutant some candidate kills is not hunted
     killed = {mutant.id: MutantKills(mutant, True, frozenset({"x"}), False)}
     assert hunt(game, pages, killed, reserve, cache=cache) == (killed, [])
