@@ -203,3 +203,17 @@ def test_mutants_command_runs_checks_and_reports_progress(tmp_path: Path) -> Non
     assert data["run"] == 2 and all(o["column"] >= 1 for o in data["outcomes"])
     assert "mutants 2/2" in result.output and "mutants killed" in result.output
     assert result.exit_code == (1 if data["survived"] or data["errors"] else 0)
+
+
+def test_progress_prints_survivors_with_brackets_verbatim(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rulebook2game.cli._progress import MutantProgress
+
+    progress = MutantProgress(None, 0, total=2)
+    survivor = replace(_outcomes(1)[0], description="`b.pieces[1 - current] = 0` deleted")
+    progress(Path("/g/[x]game"), survivor)
+    progress(Path("/g/[x]game"), replace(survivor, status=KILLED))
+    err = capsys.readouterr().err
+    assert "survivor p:1:7 op: `b.pieces[1 - current] = 0` deleted" in err
+    assert "[x]game: mutants 2/2 (killed 1, survived 1)" in err

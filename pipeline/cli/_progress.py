@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from rich.markup import escape
+
 from rulebook2game.cli._common import err_console
 from rulebook2game.evals.mutants import STATUSES, MutantOutcome, select_mutants
 
@@ -31,15 +33,14 @@ class MutantProgress:
         done, total = counts["done"], counts["total"]
         if outcome.status == "survived":
             err_console.print(
-                f"[dim]{game.name}: survivor {outcome.where} {outcome.operator}: "
-                f"{outcome.description}[/]",
-                markup=True,
+                f"[dim]{escape(game.name)}: survivor {escape(outcome.where)} "
+                f"{escape(outcome.operator)}: {escape(outcome.description)}[/]",
                 highlight=False,
             )
         if done % max(1, total // 10) == 0 or done == total:
             took = time.perf_counter() - self.started[game]
             rest = ", ".join(f"{k.replace('_', ' ')} {counts[k]}" for k in STATUSES if k in counts)
             err_console.print(
-                f"[dim]{game.name}: mutants {done}/{total} ({rest}) {took:.0f} s[/]",
+                f"[dim]{escape(game.name)}: mutants {done}/{total} ({rest}) {took:.0f} s[/]",
                 highlight=False,
             )
