@@ -49,21 +49,26 @@ fun get_current_player(Game g) -> Int:
 """
 
 
-def test_widen_range_widens_each_argument_at_each_end() -> None:
+def test_widen_range_widens_literal_bounds_and_comes_before_off_by_one() -> None:
     found = {m.description: m for m in page_mutants("turn", PAGE, ["widen_range"])}
+    # a lower bound of 0 and a named bound (ROWS) cannot be widened in rl's type syntax
     assert set(found) == {
         "`BInt<0, 3>` → `BInt<0, 4>` (upper bound widened)",
-        "`BInt<0, 3>` → `BInt<-1, 3>` (lower bound widened)",
-        "`BInt<1, ROWS>` → `BInt<1, ROWS + 1>` (upper bound widened)",
         "`BInt<1, ROWS>` → `BInt<0, ROWS>` (lower bound widened)",
     }
-    m = found["`BInt<1, ROWS>` → `BInt<1, ROWS + 1>` (upper bound widened)"]
+    m = found["`BInt<1, ROWS>` → `BInt<0, ROWS>` (lower bound widened)"]
     line = m.source.split("\n")[7]
-    assert (
-        line == "        act mark(BInt<0, 3> row, BInt<1, ROWS + 1> col) { row.value != col.value }"
-    )
-    # the column is the first changed character: right after `ROWS`
-    assert m.line == 8 and m.column == PAGE.split("\n")[7].index("> col") + 1
+    assert line == "        act mark(BInt<0, 3> row, BInt<0, ROWS> col) { row.value != col.value }"
+    # the column is the first changed character: the `1` of `BInt<1`
+    assert m.line == 8 and m.column == PAGE.split("\n")[7].index("BInt<1") + 6
+    # off_by_one would make the same edits: with every operator they count as wider ranges
+    every = enumerate_mutants({"turn": PAGE})
+    same = [
+        x
+        for x in every
+        if x.source == found["`BInt<0, 3>` → `BInt<0, 4>` (upper bound widened)"].source
+    ]
+    assert [x.operator for x in same] == ["widen_range"]
 
 
 def test_terminal_player_swaps_the_seat_before_the_game_ends() -> None:

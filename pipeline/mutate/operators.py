@@ -14,11 +14,13 @@ named in ``skip`` (presentation-only functions such as ``pretty_print``).
 | ``delete_stmt`` | an assignment, call, ``break``, ``continue`` or bare ``return`` → a no-op |
 | ``swap_args`` | two adjacent, different arguments of a call exchanged |
 | ``drop_precondition`` | one condition of an ``act name(...) { ... }`` removed |
-| ``widen_range`` | an action argument's ``BInt<a, b>`` → ``BInt<a, b+1>`` and ``BInt<a-1, b>`` |
+| ``widen_range`` | a literal range of an action argument: ``BInt<a, b+1>``, ``BInt<a-1, b>`` |
 | ``terminal_player`` | before a ``return`` that ends the game, the seat to move is swapped |
 
-``widen_range`` is rejected at compile when ``interface.toml`` fixes the range (the
-interface contract): it measures games without one, and the pages' own guards.
+``widen_range`` runs before ``off_by_one``, which would make the same edit of a literal
+bound: such a mutant is reported as a wider range. It is rejected at compile when
+``interface.toml`` fixes the range (the interface contract), so it measures games
+without one.
 ``terminal_player`` reads the seat field from ``get_current_player`` (its last
 ``return g.FIELD``) and, in an ``act`` body, inserts ``FIELD = 1 - FIELD`` before each
 bare ``return`` (which ends the game): whoever scores from the seat to move at the
@@ -244,28 +246,27 @@ _ARG_RANGE = re.compile(r"BInt<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*>")
 _SEAT_RETURN = re.compile(r"^\s*return\s+[A-Za-z_][A-Za-z0-9_]*\.([A-Za-z_][A-Za-z0-9_.]*)\s*$")
 
 
-def _bound(text: str, delta: int) -> str:
-    """``text`` moved by ``delta``: a literal is folded, a name gets ``+ 1`` / ``- 1``."""
-    if text.isdigit():
-        return str(int(text) + delta)
-    return f"{text} + 1" if delta > 0 else f"{text} - 1"
-
-
 def widen_range(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
-    """An action argument's range one wider at either end (``BInt<a, b>`` in an ``act``)."""
+    """An action argument's literal range one wider at either end (``BInt<a, b>`` in an ``act``).
+
+    rl's type arguments are literals or names: a named bound (``BInt<0, CARDS>``) and a
+    lower bound of 0 cannot be widened in place and are left alone.
+    """
     for i in _lines_in_scope(page, skip):
         mask = page.masks[i]
         if not _ACT_STMT.match(mask):
             continue
-        params = mask[mask.index("(") : matching_close(mask, mask.index("(")) + 1]
         offset = mask.index("(")
+        params = mask[offset : matching_close(mask, offset) + 1]
         for match in _ARG_RANGE.finditer(params):
             low, high = match.group(1), match.group(2)
             start, end = offset + match.start(), offset + match.end()
-            for new, what in (
-                (f"BInt<{low}, {_bound(high, 1)}>", "upper"),
-                (f"BInt<{_bound(low, -1)}, {high}>", "lower"),
-            ):
+            wider = []
+            if high.isdigit():
+                wider.append((f"BInt<{low}, {int(high) + 1}>", "upper"))
+            if low.isdigit() and int(low) > 0:
+                wider.append((f"BInt<{int(low) - 1}, {high}>", "lower"))
+            for new, what in wider:
                 line = _replace(page.lines[i], start, end, new)
                 desc = f"`{match.group(0)}` → `{new}` ({what} bound widened)"
                 yield Edit("widen_range", i, i + 1, (line,), desc)
@@ -311,11 +312,11 @@ OPERATORS: dict[str, Operator] = {
     "cmp_flip": cmp_flip,
     "bool_flip": bool_flip,
     "negate_cond": negate_cond,
+    "widen_range": widen_range,
     "off_by_one": off_by_one,
     "delete_stmt": delete_stmt,
     "swap_args": swap_args,
     "drop_precondition": drop_precondition,
-    "widen_range": widen_range,
     "terminal_player": terminal_player,
 }
 """Every operator, in enumeration order."""
