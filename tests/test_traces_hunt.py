@@ -55,3 +55,15 @@ def test_pig_and_breakthrough_traces_kill_what_the_oracle_walks_reach() -> None:
             m for page in record["mutants"]["pages"].values() for m in page.get("not_killed", [])
         }
         assert hard not in killed, game
+
+
+def test_rule_mutants_leave_the_game_toml_invariants_alone() -> None:
+    # tic-tac-toe's `marks_alternate` is declared in game.toml: evidence, not a rule.
+    board = (CORPORA / "tic_tac_toe" / "pages" / "board.rl").read_text().split("\n")
+    start = next(i for i, line in enumerate(board, 1) if "fun marks_alternate" in line)
+    inside = [
+        m.id
+        for m in rule_mutants(CORPORA / "tic_tac_toe")
+        if m.page == "board" and start <= m.line < start + 11
+    ]
+    assert inside == []

@@ -41,7 +41,7 @@ from rulebook2game.traces.select import (
     trace_features,
 )
 from rulebook2game.traces.walks import WalkSpec, record_walk, walk_specs
-from rulebook2game.workspace import load_interface
+from rulebook2game.workspace import open_workspace
 
 SELECTION_FILE = "selection.json"
 """Written beside the kept traces: what each covers, and what none covers."""
@@ -136,26 +136,24 @@ def file_candidates(paths: Iterable[Path]) -> list[Candidate]:
 def rule_mutants(game_dir: Path, review_file: Path = REVIEW_FILE) -> list[Mutant]:
     """Every mutant of the game's rule pages, less those reviewed as equivalent.
 
-    Made by the :data:`~rulebook2game.mutate.operators.CLASSIC` operators: the corpus
+    The ``fun`` invariants (of interface.toml and of game.toml) are evidence, not rules,
+    and are not mutated. Made by the :data:`~rulebook2game.mutate.operators.CLASSIC`
+    operators: the corpus
     selections (``traces/selection.json``) were measured against them, and ``--check``
     re-derives those selections byte for byte.
     """
     pages = read_pages(game_dir / "pages")
-    interface = game_dir / "interface.toml"
-    funs = (
-        {s.fun for s in load_interface(interface).invariants if s.fun}
-        if interface.is_file()
-        else set()
-    )
-    mutants = enumerate_mutants(pages, operators=CLASSIC, skip=PRESENTATION_ONLY | frozenset(funs))
+    ws = open_workspace(game_dir)
+    interface = ws.interface()
+    specs = (*(interface.invariants if interface else ()), *ws.config().invariants)
+    funs = frozenset(spec.fun for spec in specs if spec.fun)
+    mutants = enumerate_mutants(pages, operators=CLASSIC, skip=PRESENTATION_ONLY | funs)
     name = _game_name(game_dir)
     reviews = load_reviews(name, review_file)
     return [m for m in mutants if reviews.reason(m) is None]
 
 
 def _game_name(game_dir: Path) -> str:
-    from rulebook2game.workspace import open_workspace
-
     return open_workspace(game_dir).config().name
 
 
