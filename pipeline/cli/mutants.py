@@ -37,7 +37,7 @@ def _last_survivors(game_dir: Path) -> frozenset[str]:
         raise BadInputError(f"{path}: no earlier mutant run to take survivors from") from None
 
 
-def _review(game_dir: Path, mutant_id: str, why: str, max_mutants: int | None, seed: int) -> None:
+def _review(game_dir: Path, mutant_id: str, why: str, seed: int) -> None:
     mutants, _ = select_mutants(game_dir, None, seed)
     found = [m for m in mutants if m.id == mutant_id]
     if not found:
@@ -105,7 +105,7 @@ def mutants_command(
     """
     with fail_cleanly():
         if equivalent is not None:
-            _review(game_dir, equivalent, why, max_mutants or None, seed)
+            _review(game_dir, equivalent, why, seed)
             return
         only = _last_survivors(game_dir) if survivors else None
         limit = max_mutants or None
