@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from rulebook2game.agent import evidence_tools, tools
+from rulebook2game.agent import evidence_tools, mutant_tools, tools
 from rulebook2game.agent.errors import ToolRetry
 from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
@@ -274,6 +274,14 @@ class ToolRunner:
         name = evidence_tools.delete_scenario(self.workspace, args.name)
         text = render("agent/result.md.j2", kind="scenario_deleted", name=name)
         return ToolOutcome(text, "page_changed", f"scenario {name}")
+
+    def _run_mutants(self, args: tools.RunMutantsArgs) -> ToolOutcome:
+        result = mutant_tools.run_page_mutants(self.workspace, args.max, args.survivors)
+        return ToolOutcome(render("agent/result.md.j2", kind="mutants", **result))
+
+    def _review_mutant(self, args: tools.ReviewMutantArgs) -> ToolOutcome:
+        reviewed = mutant_tools.review_mutant(self.workspace, args.id, args.why)
+        return ToolOutcome(render("agent/result.md.j2", kind="mutant_reviewed", **reviewed))
 
     def _show_position(self, args: tools.ShowPositionArgs) -> ToolOutcome:
         viewer = self.toolbox.positions

@@ -206,6 +206,8 @@ class CheckReport(_Model):
     unexecuted: FindingRecord | None = None
     """Page lines no check executed (the ``lines`` stage): missing evidence, shown to the
     translator like a finding but not one (the report can be ok with it)."""
+    seats: list[str] = Field(default_factory=list)
+    """The rulebook's names of the seats, in engine order (``[seats]`` of interface.toml)."""
 
     @property
     def ok(self) -> bool:
@@ -345,8 +347,8 @@ STEPS_TAIL = 20
 """A long counterexample is shown by its first and last steps (check.json has all)."""
 
 
-def _steps_shown(steps: list[StepRecord]) -> list[str]:
-    lines = [_step_line(s) for s in steps]
+def _steps_shown(steps: list[StepRecord], seats: list[str] | None = None) -> list[str]:
+    lines = [_step_line(s, seats or []) for s in steps]
     if len(lines) <= STEPS_HEAD + STEPS_TAIL + 1:
         return lines
     hidden = len(lines) - STEPS_HEAD - STEPS_TAIL
@@ -354,8 +356,10 @@ def _steps_shown(steps: list[StepRecord]) -> list[str]:
     return [*lines[:STEPS_HEAD], note, *lines[-STEPS_TAIL:]]
 
 
-def _step_line(step: StepRecord) -> str:
+def _step_line(step: StepRecord, seats: list[str] | None = None) -> str:
     who = "chance" if step.player == CHANCE else f"player {step.player}"
+    if seats and 0 <= step.player < len(seats):
+        who += f" ({seats[step.player]})"
     return f"{step.t:>3}  {who:<9} {step.action}"
 
 
@@ -366,6 +370,9 @@ def render_markdown(report: CheckReport) -> str:
     evidence = assess(report)
     out = [f"# Check of `{report.game}`", "", f"**{verdict(report, evidence)}**", ""]
     out += [f"Seed {report.seed}; total {report.seconds:.2f} s.", ""]
+    if report.seats:
+        named = ", ".join(f"{i} {n}" for i, n in enumerate(report.seats))
+        out += [f"Seats (interface.toml): {named}.", ""]
     out += ["| stage | status | time (s) | summary |", "|---|---|---:|---|"]
     out += [f"| {s.name} | {s.status} | {s.seconds:.2f} | {s.summary} |" for s in report.stages]
     out += ["", "## What was verified", "", "| evidence | status | count | note |"]
@@ -386,7 +393,7 @@ def render_markdown(report: CheckReport) -> str:
             out.append(f"- also cited: {', '.join(s.id for s in f.sections[SECTIONS_QUOTED:])}")
         if f.counterexample is not None:
             out += ["", f"Counterexample ({len(f.counterexample)} steps):", "", "```"]
-            out += _steps_shown(f.counterexample) or ["(the initial state)"]
+            out += _steps_shown(f.counterexample, report.seats) or ["(the initial state)"]
             out += ["```"]
         if f.position:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import leak, scenario_stage, sentences, stages
+from rulebook2game.check import leak, scenario_stage, seats, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.finding_positions import with_positions
 from rulebook2game.check.findings import (
@@ -39,7 +39,7 @@ from rulebook2game.errors import Rulebook2GameError, TraceFormatError
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.trace import Trace, TraceEnd, read_trace
-from rulebook2game.workspace import GameConfig, Workspace
+from rulebook2game.workspace import GameConfig, Interface, Workspace
 
 
 @dataclass
@@ -143,6 +143,11 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         )
     ctx.engine = made.engine
     build = result.build
+    seat_problems = seats.seat_findings(made.engine, ctx.workspace.interface(), ctx.config)
+    if seat_problems:
+        found = tuple(ctx.index.locate(f) for f in seat_problems)
+        summary = f"compiled; seats differ from interface.toml: {seat_problems[0].message}"
+        return StageOutcome(_result("compile", "failed", started, summary), found)
     return StageOutcome(
         _result(
             "compile",
@@ -167,6 +172,14 @@ def _interface_problem(ctx: CheckContext) -> str | None:
     except Rulebook2GameError as exc:
         return str(exc)
     return None
+
+
+def _interface_or_none(ws: Workspace) -> Interface | None:
+    """``interface.toml``, or ``None`` when there is none or it cannot be read."""
+    try:
+        return ws.interface()
+    except Rulebook2GameError:
+        return None
 
 
 def replay_stage(ctx: CheckContext) -> StageOutcome:
@@ -343,6 +356,7 @@ def run_check(
     results: list[StageResult] = []
     findings: list[Finding] = []
     unexecuted: list[Finding] = []
+    interface: Interface | None = None
     try:
         for stage in stages:
             outcome = stage(ctx)
@@ -351,6 +365,8 @@ def run_check(
             if on_stage is not None:
                 on_stage(outcome.result)
         findings = with_positions(ctx.engine, _narrow(ctx, findings))
+        interface = _interface_or_none(ws)
+        findings = seats.name_seats(findings, interface)
         unexecuted = [f for f in findings if f.kind == UNEXECUTED]
         findings = [f for f in findings if f.kind != UNEXECUTED]
     finally:
@@ -367,4 +383,5 @@ def run_check(
         sentences=sentences.coverage_of(ws.root, ws.pages_dir),
         notes=load_finish_notes(ws.reports_dir),
         unexecuted=finding_record(unexecuted[0]) if unexecuted else None,
+        seats=list(interface.seats.names) if interface and interface.seats else [],
     )
