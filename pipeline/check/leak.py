@@ -42,6 +42,7 @@ from typing import Any
 from rulebook2game.check.findings import Finding
 from rulebook2game.check.report import StageResult
 from rulebook2game.check.stages import StageContext, max_steps
+from rulebook2game.check.stepper import states_along
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError, ObservingEngine
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.oracle import load_oracle
@@ -173,13 +174,8 @@ def _compare_own(
     see the same."""
     other = list(walk.actions)
     other[i], other[j] = other[j], other[i]
-    state = walk.engine_states[i]
     states = {}
-    for t in range(i, len(other)):
-        try:
-            state = engine.apply(state, other[t])
-        except (IllegalActionError, Rulebook2GameError):
-            break
+    for t, state in enumerate(states_along(engine, walk.engine_states[i], other[i:]), i):
         if t + 1 < len(other) and engine.current_player(state) != walk.players[t + 1]:
             break  # who moves is public: from here on everyone can tell the games apart
         states[t + 1] = state
@@ -247,14 +243,17 @@ def _compare_swap(
     """Replay the walk with actions ``i`` and ``j`` swapped; compare at a few steps."""
     other = list(walk.actions)
     other[i], other[j] = other[j], other[i]
-    state, ref = walk.engine_states[i], walk.oracle_states[i]
-    states, refs = {}, {}
+    refs = {}
+    ref = walk.oracle_states[i]
     for t in range(i, len(other)):
         try:
-            state, ref = engine.apply(state, other[t]), oracle.apply(ref, other[t])
+            ref = oracle.apply(ref, other[t])
         except (IllegalActionError, Rulebook2GameError):
             break
-        states[t + 1], refs[t + 1] = state, ref
+        refs[t + 1] = ref
+    replayed = states_along(engine, walk.engine_states[i], other[i : i + len(refs)])
+    states = {t + 1: state for t, state in enumerate(replayed, i)}
+    refs = {t: refs[t] for t in states}
     valid = sorted(t for t in states if t > j)
     if not valid:
         return None, 0

@@ -257,6 +257,11 @@ class RlWorker:
         reply = self.request("apply", h=handle, a=action)
         return None if reply.get("illegal") else _info(reply)
 
+    def apply_all(self, handle: int, actions: list[int]) -> list[StateInfo]:
+        """The states after each action index of ``actions`` in turn, one round trip;
+        stops before the first action that is not legal (fewer states than actions)."""
+        return [_info(x) for x in self.request("apply_all", h=handle, a=actions)["states"]]
+
     def returns(self, handle: int) -> tuple[float, ...]:
         """``score(g, p)`` for every player (also for non-terminal states)."""
         return tuple(float(x) for x in self.request("returns", h=handle)["returns"])
