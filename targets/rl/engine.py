@@ -254,6 +254,14 @@ class RlEngine:
             lambda w: w.observation_tensor(handle, player), f"tensor({player})", state
         )
 
+    def views(self, pairs: Sequence[tuple[RlState, int]]) -> list[tuple[str, list[float]]]:
+        """:meth:`observation_string` and :meth:`observation_tensor` of each (state,
+        player) pair, in one round trip."""
+        if not pairs:
+            return []
+        items = [(self._handle(state), player) for state, player in pairs]
+        return self._call(lambda w: w.views(items), "views", pairs[0][0])
+
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """The shape of every observation tensor: ``(size,)``."""

@@ -286,6 +286,12 @@ class RlWorker:
         """``player``'s observation tensor, written by rl's ``to_observation_tensor``."""
         return [float(x) for x in self.request("tensor", h=handle, p=player)["tensor"]]
 
+    def views(self, items: list[tuple[int, int]]) -> list[tuple[str, list[float]]]:
+        """:meth:`observation_string` and :meth:`observation_tensor` of several
+        (handle, player) pairs, one round trip."""
+        reply = self.request("views", items=[list(item) for item in items])
+        return [(str(text), [float(x) for x in tensor]) for text, tensor in reply["views"]]
+
     def observation_tensor_size(self) -> int:
         """Length of every observation tensor of the game."""
         return int(self.request("tensor_size")["size"])

@@ -309,6 +309,19 @@ class LoadedGame:
         observer = NO_OBSERVER if req.get("p") == NO_OBSERVER else self._observer(req)
         return {"tensor": _float_list(self._tensor(game, observer))}
 
+    def op_views(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``observe`` and ``tensor`` of several (state ``h``, player ``p``) pairs at once."""
+        pairs = req.get("items")
+        if not isinstance(pairs, list):
+            raise RequestError("views needs a list of [handle, player] items")
+        views = []
+        for pair in pairs:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise RequestError("views needs a list of [handle, player] items")
+            one = {"h": pair[0], "p": pair[1]}
+            views.append([self.op_observe(one)["text"], self.op_tensor(one)["tensor"]])
+        return {"views": views}
+
     def op_tensor_size(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"size": int(self._tensor_size())}
 
