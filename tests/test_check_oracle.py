@@ -8,6 +8,7 @@ from check_toys import Race
 from rulebook2game.check import findings as fk
 from rulebook2game.check.oracle import OracleConfig, compare_states, run_oracle
 from rulebook2game.check.shrink import play
+from rulebook2game.engine import IllegalActionError
 
 CONFIG = OracleConfig(runs=40, seed=5, max_steps=50, game="race")
 
@@ -107,3 +108,54 @@ def test_lopsided_policy_prefers_one_action_name() -> None:
         "die(value=1)",
         "die(value=2)",
     }
+
+
+class BatchRace(Race):
+    """The toy with ``apply_all`` (one call for a whole sequence, as a compiled game's
+    worker answers it): a fault anywhere fails the whole sequence."""
+
+    def apply_all(
+        self, state: tuple[int, int, bool], actions: list[str]
+    ) -> list[tuple[int, int, bool]]:
+        states = []
+        for action in actions:
+            try:
+                state = self.apply(state, action)
+            except IllegalActionError:
+                break
+            states.append(state)
+        return states
+
+
+BUGS: list[dict[str, object]] = [
+    {},
+    {"extra_move_at": 3},
+    {"stuck_at": 4},
+    {"same_player_at": 2},
+    {"wrong_returns": True},
+    {"target": 5},
+    {"crash_at": 1},
+]
+
+
+@pytest.mark.parametrize("bug", BUGS, ids=[str(b) for b in BUGS])
+def test_the_batched_walk_is_the_step_by_step_walk(bug: dict[str, object]) -> None:
+    import random
+
+    from rulebook2game.check.lockstep import lopsided, walk
+
+    plain, batched = Race().with_(**bug), BatchRace().with_(**bug)
+    assert isinstance(batched, BatchRace)
+    followed = ["coin(side=0)", "add(n=2)", "add(n=1)", "add(n=2)", "add(n=2)", "add(n=1)"]
+    for seed in range(30):
+        for policy in (None, lopsided(first=seed % 2 == 0)):
+            args = (Race(), random.Random(seed), 6 + seed % 5, False)
+            kwargs = {} if policy is None else {"policy": policy}
+            want = walk(args[0], plain, *args[1:], **kwargs)  # type: ignore[arg-type]
+            rng = random.Random(seed)
+            got = walk(args[0], batched, rng, *args[2:], **kwargs)  # type: ignore[arg-type]
+            assert got == want
+        want = walk(Race(), plain, random.Random(0), 20, True, follow=followed[: seed % 7])
+        got = walk(Race(), batched, random.Random(0), 20, True, follow=followed[: seed % 7])
+        assert got == want
+    assert run_oracle(Race(), batched, CONFIG).stats() == run_oracle(Race(), plain, CONFIG).stats()

@@ -115,3 +115,26 @@ def test_a_chance_action_that_is_not_an_outcome_is_illegal(trace: Trace) -> None
 def test_unrecorded_returns_are_not_compared(trace: Trace) -> None:
     open_end = Trace(trace.header, trace.steps, TraceEnd(terminal=True))
     assert replay(BuggyCoin(bug="returns"), open_end).ok
+
+
+@dataclass(frozen=True)
+class BatchCoin(BuggyCoin):
+    """The buggy coin with ``apply_all`` (a whole sequence in one call, as a compiled
+    game's worker answers it): a fault anywhere fails the whole sequence."""
+
+    def apply_all(self, state: tuple[int, bool], actions: list[str]) -> list[tuple[int, bool]]:
+        from rulebook2game.engine import IllegalActionError
+
+        states = []
+        for action in actions:
+            try:
+                state = self.apply(state, action)
+            except IllegalActionError:
+                break
+            states.append(state)
+        return states
+
+
+@pytest.mark.parametrize("bug", ["", *(c[0] for c in CASES)])
+def test_a_batched_replay_is_the_step_by_step_replay(trace: Trace, bug: str) -> None:
+    assert replay(BatchCoin(bug=bug), trace) == replay(BuggyCoin(bug=bug), trace)

@@ -278,3 +278,25 @@ def test_the_fuzzers_replay_makes_the_native_loops_choices(dice: RlEngine) -> No
             actions.append(choose(sorted(options, key=order.__getitem__)))
             state = dice.apply(state, actions[-1])
         assert tuple(actions) == game.actions
+
+
+def test_apply_all_is_apply_one_at_a_time(ttt: RlEngine, faulty: RlEngine) -> None:
+    from rulebook2game.check.stepper import states_along
+
+    moves = ["mark(row=0, col=0)", "mark(row=1, col=0)", "mark(row=0, col=1)"]
+    start = ttt.initial()
+    batch = ttt.apply_all(start, [*moves, "mark(row=0, col=0)", "mark(row=2, col=2)"])
+    assert len(batch) == 3, "stops before the first action that is not legal there"
+    state = start
+    for move, got in zip(moves, batch, strict=True):
+        state = ttt.apply(state, move)
+        assert ttt.serialize(got) == ttt.serialize(state)
+        assert ttt.legal_actions(got) == ttt.legal_actions(state)
+        assert ttt.current_player(got) == ttt.current_player(state)
+    assert ttt.history(batch[-1]) == moves
+    assert ttt.apply_all(start, ["not an action", *moves]) == []
+    # A fault fails the whole batch; states_along then finds the states before it.
+    with pytest.raises(EngineFault):
+        faulty.apply_all(faulty.initial(), ["ok()", "boom()", "ok()"])
+    before = states_along(faulty, faulty.initial(), ["ok()", "boom()", "ok()"])
+    assert [faulty.history(s) for s in before] == [["ok()"]]

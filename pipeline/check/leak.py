@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -42,6 +43,7 @@ from typing import Any
 from rulebook2game.check.findings import Finding
 from rulebook2game.check.report import StageResult
 from rulebook2game.check.stages import StageContext, max_steps
+from rulebook2game.check.stepper import states_along
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError, ObservingEngine
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.oracle import load_oracle
@@ -173,13 +175,8 @@ def _compare_own(
     see the same."""
     other = list(walk.actions)
     other[i], other[j] = other[j], other[i]
-    state = walk.engine_states[i]
     states = {}
-    for t in range(i, len(other)):
-        try:
-            state = engine.apply(state, other[t])
-        except (IllegalActionError, Rulebook2GameError):
-            break
+    for t, state in enumerate(states_along(engine, walk.engine_states[i], other[i:]), i):
         if t + 1 < len(other) and engine.current_player(state) != walk.players[t + 1]:
             break  # who moves is public: from here on everyone can tell the games apart
         states[t + 1] = state
@@ -247,38 +244,56 @@ def _compare_swap(
     """Replay the walk with actions ``i`` and ``j`` swapped; compare at a few steps."""
     other = list(walk.actions)
     other[i], other[j] = other[j], other[i]
-    state, ref = walk.engine_states[i], walk.oracle_states[i]
-    states, refs = {}, {}
+    refs = {}
+    ref = walk.oracle_states[i]
     for t in range(i, len(other)):
         try:
-            state, ref = engine.apply(state, other[t]), oracle.apply(ref, other[t])
+            ref = oracle.apply(ref, other[t])
         except (IllegalActionError, Rulebook2GameError):
             break
-        states[t + 1], refs[t + 1] = state, ref
+        refs[t + 1] = ref
+    replayed = states_along(engine, walk.engine_states[i], other[i : i + len(refs)])
+    states = {t + 1: state for t, state in enumerate(replayed, i)}
+    refs = {t: refs[t] for t in states}
     valid = sorted(t for t in states if t > j)
     if not valid:
         return None, 0
     checkpoints = sorted({valid[0], valid[len(valid) // 2], valid[-1]})
+    same = [
+        (t, p)
+        for t in checkpoints
+        for p in range(engine.players)
+        if oracle.information_state(walk.oracle_states[t], p)
+        == oracle.information_state(refs[t], p)
+    ]
+    seen = views(engine, [(x, p) for t, p in same for x in (walk.engine_states[t], states[t])])
     compared = 0
-    for t in checkpoints:
-        for p in range(engine.players):
-            if oracle.information_state(walk.oracle_states[t], p) != oracle.information_state(
-                refs[t], p
-            ):
-                continue
-            compared += 1
-            mine = engine.observation_string(walk.engine_states[t], p)
-            theirs = engine.observation_string(states[t], p)
-            tensor_a = engine.observation_tensor(walk.engine_states[t], p)
-            tensor_b = engine.observation_tensor(states[t], p)
-            why = f"although the reference gives player {p} the same information in both games"
-            if mine != theirs:
-                texts = (mine, theirs)
-                return _finding(ctx, engine, walk, other, (i, j, t, p), texts, why), compared
-            if tensor_a != tensor_b:
-                shown = _tensor_difference(tensor_a, tensor_b)
-                return _finding(ctx, engine, walk, other, (i, j, t, p), shown, why), compared
+    for t, p in same:
+        compared += 1
+        (mine, tensor_a), (theirs, tensor_b) = next(seen), next(seen)
+        why = f"although the reference gives player {p} the same information in both games"
+        if mine != theirs:
+            texts = (mine, theirs)
+            return _finding(ctx, engine, walk, other, (i, j, t, p), texts, why), compared
+        if tensor_a != tensor_b:
+            shown = _tensor_difference(tensor_a, tensor_b)
+            return _finding(ctx, engine, walk, other, (i, j, t, p), shown, why), compared
     return None, compared
+
+
+def views(engine: Any, pairs: list[tuple[Any, int]]) -> Iterator[tuple[str, list[float]]]:
+    """Observation text and tensor of each (state, player) pair, in order.
+
+    One round trip where the engine answers them together (``views``); else, or when
+    that fails, one question at a time, so a fault surfaces at the pair that causes it.
+    """
+    batch = getattr(engine, "views", None)
+    if batch is not None and pairs:
+        try:
+            return iter(batch(pairs))
+        except Rulebook2GameError:
+            pass
+    return ((engine.observation_string(x, p), engine.observation_tensor(x, p)) for x, p in pairs)
 
 
 def _tensor_difference(a: list[float], b: list[float]) -> tuple[str, str]:

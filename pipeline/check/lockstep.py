@@ -173,6 +173,10 @@ def fault_mismatch(exc: Exception) -> Mismatch:
     return Mismatch("error", "the engine to answer", text, (), text)
 
 
+class _StepByStep(Exception):
+    """The batched walk cannot tell exactly where the candidate failed."""
+
+
 def walk(
     oracle: Engine[Any],
     cand: Engine[Any],
@@ -186,7 +190,73 @@ def walk(
 
     Actions are drawn by ``policy`` with ``rng`` from the oracle's options (the
     candidate's when ``from_candidate``), or taken from ``follow`` while it lasts.
+
+    When the actions do not depend on the candidate (drawn from the oracle, or
+    followed) and the candidate can apply a whole sequence at once (``apply_all``:
+    one worker round trip), the oracle walks first and the candidate's states along
+    the same actions are compared afterwards, step by step: the same trajectory and
+    the same first difference, without a round trip per step. A refusal or fault of
+    the candidate sends the walk back to stepping one action at a time, which says
+    exactly where it happened.
     """
+    if hasattr(cand, "apply_all") and (follow is not None or not from_candidate):
+        saved = rng.getstate()
+        try:
+            return _walk_batched(oracle, cand, rng, max_steps, follow, policy)
+        except (_StepByStep, EngineFault, IllegalActionError):
+            rng.setstate(saved)
+    return _walk_stepwise(oracle, cand, rng, max_steps, from_candidate, follow, policy)
+
+
+def _walk_batched(
+    oracle: Engine[Any],
+    cand: Engine[Any],
+    rng: random.Random,
+    max_steps: int,
+    follow: Sequence[str] | None,
+    policy: Policy,
+) -> Trajectory:
+    """:func:`walk` with the oracle alone first, then the candidate in one batch."""
+    stepper = stepper_for(oracle)
+    seen: list[Observation] = []
+    actions: list[str] = []
+    o_state = oracle.initial()
+    for step in range(max_steps + 1):
+        o_obs, token = stepper.observe(o_state)
+        seen.append(o_obs)
+        if o_obs.terminal:
+            break
+        if follow is not None:
+            if step >= len(follow):
+                break
+            action = follow[step]
+        else:
+            action = policy(o_obs, rng)
+        actions.append(action)
+        o_state = stepper.apply(o_state, action, token)
+    c_state = cand.initial()
+    c_states = [c_state, *cand.apply_all(c_state, actions)]  # type: ignore[attr-defined]
+    for step, o_obs in enumerate(seen):
+        if step >= len(c_states):
+            raise _StepByStep
+        found = compare_observations(o_obs, observe(cand, c_states[step]))
+        if found is not None or o_obs.terminal:
+            return Trajectory(tuple(actions[:step]), found)
+    if len(c_states) != len(actions) + 1:
+        raise _StepByStep
+    return Trajectory(tuple(actions), None)
+
+
+def _walk_stepwise(
+    oracle: Engine[Any],
+    cand: Engine[Any],
+    rng: random.Random,
+    max_steps: int,
+    from_candidate: bool,
+    follow: Sequence[str] | None,
+    policy: Policy,
+) -> Trajectory:
+    """:func:`walk`, asking both engines at every step."""
     actions: list[str] = []
     stepper = stepper_for(oracle)
     try:

@@ -115,7 +115,16 @@ def replay(engine: Engine[S], trace: Trace) -> ReplayResult:
 
     A fault of the engine (a crash, abort or hang of generated code, or an action
     it refuses) is a divergence of kind ``error`` at the step that raised it.
+
+    An engine that applies a whole sequence at once (``apply_all``: one worker round
+    trip) plays the trace's actions first and the steps are checked afterwards; when
+    it refuses one or fails, the trace is replayed one step at a time, which says
+    exactly where.
     """
+    if hasattr(engine, "apply_all"):
+        batched = _replay_batched(engine, trace)
+        if batched is not None:
+            return batched
     i = 0
     try:
         state = engine.initial()
@@ -131,3 +140,21 @@ def replay(engine: Engine[S], trace: Trace) -> ReplayResult:
         return ReplayResult(
             i, Divergence(i, "error", "the engine to answer", f"{type(exc).__name__}: {exc}")
         )
+
+
+def _replay_batched(engine: Engine[S], trace: Trace) -> ReplayResult | None:
+    """:func:`replay` from the states of one ``apply_all``; ``None`` when the engine did
+    not apply every action (refused or failed)."""
+    actions = [step.action for step in trace.steps]
+    try:
+        start = engine.initial()
+        states = [start, *engine.apply_all(start, actions)]  # type: ignore[attr-defined]
+    except (EngineFault, IllegalActionError):
+        return None
+    if len(states) != len(actions) + 1:
+        return None
+    for i, state in enumerate(states[:-1]):
+        found = _check_step(engine, state, trace, i)
+        if found is not None:
+            return ReplayResult(i, found)
+    return ReplayResult(len(actions), _check_end(engine, states[-1], trace))

@@ -9,10 +9,12 @@ map of the observation is reused to step with ``state.child(id)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rulebook2game.check.invariants import Observation, observe
 from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
+from rulebook2game.errors import Rulebook2GameError
 
 
 class EngineStepper:
@@ -57,3 +59,27 @@ def stepper_for(engine: Engine[Any]) -> EngineStepper:
     if engine.name.startswith("openspiel:") and hasattr(engine, "action_map"):
         return OpenSpielStepper(engine)
     return EngineStepper(engine)
+
+
+def states_along(engine: Engine[Any], state: Any, actions: Sequence[str]) -> list[Any]:
+    """The states after each of ``actions`` in turn from ``state``, up to the first
+    action the engine refuses or fails on (exactly as applying them one at a time).
+
+    An engine with ``apply_all`` (a compiled game: one worker round trip for the whole
+    sequence) is asked once; after a fault the sequence is replayed one action at a
+    time, so the states before the failing action are still returned.
+    """
+    batch = getattr(engine, "apply_all", None)
+    if batch is not None and actions:
+        try:
+            return list(batch(state, actions))
+        except Rulebook2GameError:
+            pass
+    states = []
+    for action in actions:
+        try:
+            state = engine.apply(state, action)
+        except (IllegalActionError, Rulebook2GameError):
+            break
+        states.append(state)
+    return states

@@ -19,8 +19,9 @@ numbers and returns are the canonical ones.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,7 +53,12 @@ class Rule:
             return None
         if self.when is not None and not self.when(state):
             return None
-        match = re.fullmatch(self.pattern, text)
+        return self.matched(action_id, text)
+
+    def matched(self, action_id: int, text: str) -> str | None:
+        """The template rendered for an action string, or ``None`` when the pattern does not
+        match it (the part of :meth:`render` that does not look at the state)."""
+        match = _compiled(self.pattern).fullmatch(text)
         if match is None:
             return None
         values: dict[str, int | str] = {"id": action_id}
@@ -60,6 +66,12 @@ class Rule:
             conv = self.convert.get(name, _int_or_text)
             values[name] = conv(raw)
         return self.template.format(**values)
+
+
+_compiled = functools.lru_cache(maxsize=1024)(re.compile)
+_MISSING = object()
+MEMO_LIMIT = 200_000
+"""How many rendered (row, action id, action string) texts an adapter keeps."""
 
 
 def _int_or_text(raw: str) -> int | str:
@@ -74,17 +86,48 @@ class Adapter:
     """OpenSpiel short name (``connect_four``)."""
     rules: tuple[Rule, ...]
 
+    _memo: dict[tuple[int, int, str], str | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
     def to_canonical(self, state: Any, player: int, action_id: int) -> str:
         """Canonical text of OpenSpiel action ``action_id`` taken by ``player`` in ``state``."""
-        text = state.action_to_string(player, action_id)
+        return self.canonical_texts(state, player, (action_id,))[0]
+
+    def canonical_texts(self, state: Any, player: int, action_ids: Iterable[int]) -> list[str]:
+        """:meth:`to_canonical` of several actions of one state, in order.
+
+        Each row's ``when`` is asked at most once (it looks at the state only), and what a
+        row renders for an action id and string is remembered (it looks at nothing else).
+        """
         chance = player < 0
-        for rule in self.rules:
-            out = rule.render(state, chance, action_id, text)
-            if out is not None:
-                return out
-        raise OracleError(
-            f"openspiel:{self.game}: no adapter rule for action {action_id} ({text!r})"
-        )
+        phases: dict[int, bool] = {}
+        out: list[str] = []
+        for action_id in action_ids:
+            text = state.action_to_string(player, action_id)
+            for k, rule in enumerate(self.rules):
+                if rule.chance is not None and rule.chance != chance:
+                    continue
+                if rule.when is not None:
+                    holds = phases.get(k)
+                    if holds is None:
+                        holds = phases[k] = bool(rule.when(state))
+                    if not holds:
+                        continue
+                key = (k, action_id, text)
+                rendered = self._memo.get(key, _MISSING)
+                if rendered is _MISSING:
+                    rendered = rule.matched(action_id, text)
+                    if len(self._memo) < MEMO_LIMIT:
+                        self._memo[key] = rendered
+                if rendered is not None:
+                    out.append(str(rendered))
+                    break
+            else:
+                raise OracleError(
+                    f"openspiel:{self.game}: no adapter rule for action {action_id} ({text!r})"
+                )
+        return out
 
 
 def index_of(symbols: str | tuple[str, ...]) -> Converter:

@@ -74,8 +74,10 @@ class OpenSpielEngine:
             return {}
         player = state.current_player()
         out: dict[str, int] = {}
-        for action_id in state.legal_actions():
-            text = self._adapter.to_canonical(state, player, action_id)
+        ids = state.legal_actions()
+        for action_id, text in zip(
+            ids, self._adapter.canonical_texts(state, player, ids), strict=True
+        ):
             if text in out:
                 raise OracleError(
                     f"{self.name}: actions {out[text]} and {action_id} both read {text}"
@@ -90,10 +92,9 @@ class OpenSpielEngine:
     def chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         if state.is_terminal() or not state.is_chance_node():
             return []
-        outcomes = [
-            (self._adapter.to_canonical(state, CHANCE, a), float(p))
-            for a, p in state.chance_outcomes()
-        ]
+        pairs = state.chance_outcomes()
+        texts = self._adapter.canonical_texts(state, CHANCE, [a for a, _ in pairs])
+        outcomes = [(text, float(p)) for text, (_, p) in zip(texts, pairs, strict=True)]
         return sorted(outcomes)
 
     def apply(self, state: State, action: str) -> State:

@@ -29,7 +29,7 @@ may go on exploring from any state it holds.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -175,6 +175,33 @@ class RlEngine:
             raise IllegalActionError(action, self.legal_actions(state))
         return self._wrap(info, state._root, (*state._history, index))
 
+    def apply_all(self, state: RlState, actions: Sequence[str]) -> list[RlState]:
+        """The states after each of ``actions`` in turn, in one round trip.
+
+        Stops before the first action that is not legal where it is played, so the list
+        is shorter than ``actions`` exactly where :meth:`apply` one at a time would raise
+        :class:`IllegalActionError`. A fault raises :class:`EngineFault` for the whole
+        sequence (replay it one action at a time to learn where).
+        """
+        indices: list[int] = []
+        for action in actions:
+            try:
+                index = self._index.get(canonical(action))
+            except ValueError:
+                index = None
+            if index is None:
+                break
+            indices.append(index)
+        if not indices:
+            return []
+        handle = self._handle(state)
+        infos = self._call(lambda w: w.apply_all(handle, indices), "apply_all", state)
+        states, history = [], state._history
+        for index, info in zip(indices, infos, strict=False):
+            history = (*history, index)
+            states.append(self._wrap(info, state._root, history))
+        return states
+
     def is_terminal(self, state: RlState) -> bool:
         return state._info.terminal
 
@@ -226,6 +253,14 @@ class RlEngine:
         return self._call(
             lambda w: w.observation_tensor(handle, player), f"tensor({player})", state
         )
+
+    def views(self, pairs: Sequence[tuple[RlState, int]]) -> list[tuple[str, list[float]]]:
+        """:meth:`observation_string` and :meth:`observation_tensor` of each (state,
+        player) pair, in one round trip."""
+        if not pairs:
+            return []
+        items = [(self._handle(state), player) for state, player in pairs]
+        return self._call(lambda w: w.views(items), "views", pairs[0][0])
 
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:

@@ -257,6 +257,11 @@ class RlWorker:
         reply = self.request("apply", h=handle, a=action)
         return None if reply.get("illegal") else _info(reply)
 
+    def apply_all(self, handle: int, actions: list[int]) -> list[StateInfo]:
+        """The states after each action index of ``actions`` in turn, one round trip;
+        stops before the first action that is not legal (fewer states than actions)."""
+        return [_info(x) for x in self.request("apply_all", h=handle, a=actions)["states"]]
+
     def returns(self, handle: int) -> tuple[float, ...]:
         """``score(g, p)`` for every player (also for non-terminal states)."""
         return tuple(float(x) for x in self.request("returns", h=handle)["returns"])
@@ -280,6 +285,12 @@ class RlWorker:
     def observation_tensor(self, handle: int, player: int) -> list[float]:
         """``player``'s observation tensor, written by rl's ``to_observation_tensor``."""
         return [float(x) for x in self.request("tensor", h=handle, p=player)["tensor"]]
+
+    def views(self, items: list[tuple[int, int]]) -> list[tuple[str, list[float]]]:
+        """:meth:`observation_string` and :meth:`observation_tensor` of several
+        (handle, player) pairs, one round trip."""
+        reply = self.request("views", items=[list(item) for item in items])
+        return [(str(text), [float(x) for x in tensor]) for text, tensor in reply["views"]]
 
     def observation_tensor_size(self) -> int:
         """Length of every observation tensor of the game."""

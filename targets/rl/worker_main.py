@@ -212,6 +212,26 @@ class LoadedGame:
             return {"illegal": True}
         return self.info(self._store(game))
 
+    def op_apply_all(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Apply the indices ``a`` in turn from state ``h``: every state on the way, up to
+        the first action that is not legal there (as ``apply`` one at a time would)."""
+        game = self._state(req.get("h"))
+        indices = req.get("a")
+        if not isinstance(indices, list) or not all(isinstance(i, int) for i in indices):
+            raise RequestError("apply_all needs a list of integer action indices 'a'")
+        legal = self.info(req["h"])["legal"]
+        states: list[dict[str, Any]] = []
+        for index in indices:
+            if index not in legal:
+                break
+            game = self._copy(game)
+            if not self._apply(game, self.all, index):
+                break
+            info = self.info(self._store(game))
+            states.append(info)
+            legal = info["legal"]
+        return {"states": states}
+
     def op_returns(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"returns": self.returns(self._state(req.get("h")))}
 
@@ -292,6 +312,19 @@ class LoadedGame:
         game = self._state(req.get("h"))
         observer = NO_OBSERVER if req.get("p") == NO_OBSERVER else self._observer(req)
         return {"tensor": _float_list(self._tensor(game, observer))}
+
+    def op_views(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``observe`` and ``tensor`` of several (state ``h``, player ``p``) pairs at once."""
+        pairs = req.get("items")
+        if not isinstance(pairs, list):
+            raise RequestError("views needs a list of [handle, player] items")
+        views = []
+        for pair in pairs:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise RequestError("views needs a list of [handle, player] items")
+            one = {"h": pair[0], "p": pair[1]}
+            views.append([self.op_observe(one)["text"], self.op_tensor(one)["tensor"]])
+        return {"views": views}
 
     def op_tensor_size(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"size": int(self._tensor_size())}
