@@ -145,10 +145,13 @@ def regress_game(path: Path, settings: RegressSettings) -> GameOutcome:
     """Run the short seeded checks on one game."""
     try:
         ws = open_workspace(path)
-        name = ws.config().name
+        config = ws.config()
+        # A second translation named in game.toml is walked too, as check walks it.
+        stages = check_run.stages_for(config) if config.second_opinion else available_stages()
         report = check_run.run_check(
-            ws, available_stages(), seed=settings.seed, options=settings.check_options()
+            ws, stages, seed=settings.seed, options=settings.check_options()
         )
+        name = config.name
     except Rulebook2GameError as exc:
         return GameOutcome(path.name, path, None, str(exc))
     return GameOutcome(name, path, report)

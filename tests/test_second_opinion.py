@@ -102,6 +102,10 @@ def test_check_walks_both_and_page_tools_reach_the_second_side(tmp_path: Path) -
     finding = report["findings"][0]
     assert finding["stage"] == "against" and finding["other"]["pages"]
     assert any(s["id"] == "4.2#2" for s in finding["other"]["sections"])
+    # regress, the CI gate, walks the declared second translation as check does
+    code, out = _run("regress", str(game))
+    assert code == 1
+    assert "against" in out
 
 
 def test_side_second_without_a_second_opinion_is_a_correction(tmp_path: Path) -> None:
