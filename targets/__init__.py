@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, tuple[str, str]] = {
     "rl": ("rulebook2game.targets.rl.target", ".rl"),
     "rulepage": ("rulebook2game.targets.rulepage.target", ".page"),
+    "gdl": ("rulebook2game.targets.gdl.target", ".kif"),
 }
 """Target name -> (module holding its ``TARGET``, page file suffix).
 
