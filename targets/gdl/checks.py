@@ -6,8 +6,8 @@ Each problem names the page, line and rule:
   ``distinct`` also occurs in a positive literal of the body;
 - negation is *stratified*: no relation depends on itself through a ``not``;
 - recursion is *restricted* (GDL's rule): in a rule whose head is in the same
-  recursive cycle as a body atom, each argument of that atom is ground, or its variables
-  occur in the head or in a positive body atom outside the cycle;
+  recursive cycle as a body atom, each argument of that atom is ground, is an argument
+  of the head, or has its variables in a positive body atom outside the cycle;
 - the reserved relations are used as GDL allows: nothing defines ``true``, ``does`` or
   ``distinct``; ``role``, ``init``, ``base`` and ``input`` do not depend on ``true`` or
   ``does``; ``legal``, ``terminal`` and ``goal`` do not depend on ``does``; each has its
@@ -286,7 +286,8 @@ def _recursion(rules: list[Rule], graph: dict[str, set[str]]) -> list[Problem]:
         head = relation(rule.head)[0]
         if head not in comp:
             continue
-        outside: set[str] = set(variables(rule.head))
+        head_args = rule.head.args if isinstance(rule.head, Fn) else ()
+        outside: set[str] = set()
         for lit in rule.body:
             if isinstance(lit, Pos) and comp.get(relation(lit.atom)[0]) != comp[head]:
                 outside |= variables(lit.atom)
@@ -296,7 +297,7 @@ def _recursion(rules: list[Rule], graph: dict[str, set[str]]) -> list[Problem]:
             if comp.get(lit.atom.name) != comp[head]:
                 continue
             for arg in lit.atom.args:
-                if not _is_ground(arg) and not variables(arg) <= outside:
+                if not _is_ground(arg) and arg not in head_args and not variables(arg) <= outside:
                     problems.append(
                         Problem(
                             rule.at,
