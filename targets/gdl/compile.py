@@ -19,7 +19,13 @@ from rulebook2game.errors import CompileError, Rulebook2GameError
 from rulebook2game.targets.gdl import asp
 from rulebook2game.targets.gdl.checks import check_rules
 from rulebook2game.targets.gdl.kif import Const, Fn, KifError, Rule, Term, expand_or, parse_kif
-from rulebook2game.targets.gdl.moves import MOVES_FILE, MoveMap, read_moves
+from rulebook2game.targets.gdl.moves import (
+    MOVES_FILE,
+    MoveMap,
+    interface_moves,
+    parse_moves,
+    read_moves,
+)
 from rulebook2game.targets.gdl.probe import probe
 from rulebook2game.targets.rl.diagnostics import Diagnostic
 from rulebook2game.trace import write_text_atomic
@@ -274,20 +280,20 @@ def _front(ws: Workspace) -> tuple[Description, str, dict[str, Any]] | list[Diag
         config = ws.config()
         interface = ws.interface()
         moves_path = ws.root / MOVES_FILE
-        moves_text = moves_path.read_text(encoding="utf-8") if moves_path.is_file() else ""
-        spec = read_moves(moves_path) if moves_text else None
+        if moves_path.is_file():
+            moves_text = moves_path.read_text(encoding="utf-8")
+            spec = read_moves(moves_path)
+        elif interface is not None and interface.actions:
+            moves_text = interface_moves(interface)
+            spec = parse_moves(moves_text, MOVES_FILE)
+        else:
+            message = (
+                f"the gdl target needs interface.toml (its actions are the moves) or a "
+                f"{MOVES_FILE} that maps GDL moves to actions"
+            )
+            return [Diagnostic(MOVES_FILE, 0, 0, message)]
     except Rulebook2GameError as exc:
         return [Diagnostic(MOVES_FILE, 0, 0, str(exc))]
-    if spec is None:
-        return [
-            Diagnostic(
-                MOVES_FILE,
-                0,
-                0,
-                f"the gdl target needs {MOVES_FILE}: the [[moves]] that map GDL "
-                "moves to the interface's actions",
-            )
-        ]
     sources = [(f"pages/{p.name}", p.read_text(encoding="utf-8", errors="replace")) for p in pages]
     desc = read_description(sources, ws.root, config.players, spec.roles)
     if isinstance(desc, list):

@@ -17,6 +17,12 @@ A move's KIF text (``(mark 1 3)``, lower case, single spaces) is matched against
 :mod:`rulebook2game.oracle.game_binding`), and ``role`` limits a row to one role.
 Without ``returns`` the interface's ``returns_range`` invariant gives the range, and
 without that the goal value is divided by 100.
+
+A game directory without ``gdl.toml`` gets the *direct* mapping of its interface
+(:func:`interface_moves`): a move is written as the action itself, ``(mark 0 2)`` for
+``mark(row=0, col=2)`` (arguments in declaration order, integers as they are, names of
+an enumeration in lower case), ``(stop)`` or ``stop`` for an action without arguments,
+and the waiting role plays ``noop``.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rulebook2game.errors import BadWorkspaceError
 from rulebook2game.oracle.adapter import Rule
 from rulebook2game.oracle.game_binding import ConvertSpec, make_converter
+from rulebook2game.workspace import Interface
 
 MOVES_FILE = "gdl.toml"
 
@@ -89,13 +96,25 @@ def read_moves(path: Path, default_range: tuple[float, float] | None = None) -> 
         BadWorkspaceError: missing, not TOML, or not a valid mapping (one line).
     """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        spec = MovesSpec.model_validate(data)
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BadWorkspaceError(
             f"{path}: missing (a GDL game maps its moves to the interface there)"
         ) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise BadWorkspaceError(f"{path}: not valid TOML ({exc})") from exc
+    return parse_moves(text, str(path), default_range)
+
+
+def parse_moves(text: str, path: str, default_range: tuple[float, float] | None = None) -> MoveMap:
+    """The move map of ``text`` (the contents of a ``gdl.toml`` named ``path``).
+
+    Raises:
+        BadWorkspaceError: not TOML, or not a valid mapping (one line).
+    """
+    try:
+        spec = MovesSpec.model_validate(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
         raise BadWorkspaceError(f"{path}: not valid TOML ({exc})") from exc
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -111,3 +130,24 @@ def read_moves(path: Path, default_range: tuple[float, float] | None = None) -> 
         rows.append((row.role, Rule(row.template, row.pattern, convert=convert)))
     low, high = spec.returns or default_range or (0.0, 1.0)
     return MoveMap(spec.roles, frozenset(spec.noop), low, high, tuple(rows))
+
+
+def interface_moves(interface: Interface) -> str:
+    """The ``gdl.toml`` text of the direct mapping of ``interface`` (see the module notes).
+
+    Enumeration values are matched in lower case and must be lower case in the interface
+    to come back unchanged (KIF is case-insensitive).
+    """
+    lines = ["# The direct mapping of interface.toml: (action arg ...) is action(arg=...).", ""]
+    for action in interface.actions:
+        groups = " ".join(f"(?P<{a.name}>[^\\s()]+)" for a in action.args)
+        name = re.escape(action.name)
+        pattern = f"\\({name} {groups}\\)" if action.args else f"\\(?{name}\\)?"
+        inner = ", ".join(f"{a.name}={{{a.name}}}" for a in action.args)
+        lines += [
+            "[[moves]]",
+            f"pattern = '{pattern}'",
+            f'template = "{action.name}({inner})"',
+            "",
+        ]
+    return "\n".join(lines)
