@@ -17,6 +17,7 @@ from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.targets.gdl.checks import check_rules
+from rulebook2game.targets.gdl.engine import GdlEngine
 from rulebook2game.targets.gdl.kif import KifError, expand_or, parse_kif
 from rulebook2game.targets.gdl.probe import probe
 from rulebook2game.workspace import Workspace, open_workspace
@@ -337,3 +338,30 @@ def test_workspace_of_a_gdl_game_lists_kif_pages() -> None:
     ws = open_workspace(GOLD / "connect_four")
     assert ws.page_suffix == ".kif"
     assert [p.name for p in ws.pages()] == ["drop.kif", "end.kif", "grid.kif"]
+
+
+def test_the_compiled_network_answers_as_clingo_does(tmp_path: Path) -> None:
+    ws = _copy("connect_four", tmp_path)
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert isinstance(engine, GdlEngine), made.error
+        assert engine.backend == "propnet", engine.reasoner.propnet_note
+        reasoner = engine.reasoner
+        rng = random.Random(5)
+        states = 0
+        for _ in range(10):
+            state = reasoner.initial
+            while True:
+                answer = reasoner.query(state)
+                assert answer == reasoner.solve_query(state)
+                states += 1
+                if answer.terminal:
+                    break
+                joint = tuple(rng.choice(moves) for moves in answer.legal)
+                after = reasoner.transition(state, joint)
+                assert after == reasoner.solve_transition(state, joint)
+                state = after
+        assert states > 50
+        totals = engine.playout_stats(7, 50, 100)
+        assert totals.count == 50 and totals.statuses["terminal"] == 50
+        assert 7 * 50 <= totals.steps <= 42 * 50

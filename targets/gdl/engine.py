@@ -11,8 +11,10 @@ which the checks report as a finding at that position.
 
 The description is data, not code: it runs in this process. What could hurt the process
 is a grounding that blows up, and the compile grounds it first in a child process under a
-time and memory bound (:mod:`~rulebook2game.targets.gdl.probe`); once grounded, each state
-costs clingo one propagation of a stratified program, with no search.
+time and memory bound (:mod:`~rulebook2game.targets.gdl.probe`). Once grounded, each
+state is answered by the compiled propositional network
+(:mod:`~rulebook2game.targets.gdl.propnet`, two sweeps in C), or, where no C compiler
+is at hand, by clingo (one propagation of a stratified program per question, no search).
 
 States are frozensets of fluent indices (values; ``apply`` returns a new one). Answers
 are cached per state.
@@ -21,6 +23,7 @@ are cached per state.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,6 +37,18 @@ if TYPE_CHECKING:
     from rulebook2game.targets.gdl.compile import GdlBuild
 
 GdlState = frozenset[int]
+
+
+@dataclass(frozen=True)
+class PlayoutTotals:
+    """Totals of a batch of random games in the compiled network."""
+
+    count: int
+    steps: int
+    seconds: float
+    cpu_seconds: float
+    statuses: dict[str, int]
+
 
 _CACHE = 200_000
 
@@ -63,11 +78,47 @@ class GdlEngine:
     def from_build(cls, build: GdlBuild, *, game: str) -> GdlEngine:
         """Ground ``build``'s program (it passed the compile's bounded probe) and start."""
         names = json.loads(build.names.read_text(encoding="utf-8"))
+        moves = build.move_map()
         try:
-            reasoner = Reasoner(build.program.read_text(encoding="utf-8"), names, build.roles)
+            reasoner = Reasoner(
+                build.program.read_text(encoding="utf-8"),
+                names,
+                build.roles,
+                noop=moves.noop,
+                cache=build.directory,
+            )
         except GroundingError as exc:
             raise EngineFault("error", str(exc)) from None
-        return cls(reasoner, build.move_map(), name=f"gdl:{game}")
+        return cls(reasoner, moves, name=f"gdl:{game}")
+
+    @property
+    def backend(self) -> str:
+        """``propnet`` (the compiled network) or ``clingo`` (a solve per question)."""
+        return "propnet" if self.reasoner.propnet is not None else "clingo"
+
+    def playout_stats(
+        self, seed: int, count: int, max_steps: int = 10_000, *, timeout: float | None = None
+    ) -> PlayoutTotals:
+        """Totals of ``count`` seeded random games played inside the compiled network.
+
+        The bench's native loop. A game whose state has no single mover ends as
+        ``stuck`` (the step-by-step engine reports it as a fault).
+
+        Raises:
+            EngineFault: the network could not be built (no C compiler).
+        """
+        net = self.reasoner.propnet
+        if net is None:
+            raise EngineFault("error", f"no compiled network: {self.reasoner.propnet_note}")
+        wall, cpu = time.perf_counter(), time.process_time()
+        games, steps, terminal, truncated, stuck = net.playouts(seed, count, max_steps)
+        return PlayoutTotals(
+            games,
+            steps,
+            time.perf_counter() - wall,
+            time.process_time() - cpu,
+            {"terminal": terminal, "truncated": truncated, "stuck": stuck},
+        )
 
     @property
     def name(self) -> str:

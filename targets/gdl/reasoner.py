@@ -13,12 +13,24 @@ percent, and assumptions keep the control free of state between calls.
 
 from __future__ import annotations
 
+import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import clingo
 
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.targets.gdl.propnet import (
+    TRUE_SLOT,
+    Layout,
+    Propnet,
+    PropnetError,
+    _Observer,
+    build_library,
+    c_source,
+    observe,
+)
 
 
 class GroundingError(Rulebook2GameError):
@@ -58,9 +70,18 @@ def _literal(atoms: clingo.SymbolicAtoms, symbol: clingo.Symbol) -> int:
 class Reasoner:
     """A grounded description: fluents, moves, the initial state, and solve calls."""
 
-    def __init__(self, program: str, names: dict[str, str], roles: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        program: str,
+        names: dict[str, str],
+        roles: tuple[str, ...],
+        *,
+        noop: frozenset[str] = frozenset(),
+        cache: Path | None = None,
+    ) -> None:
         started = time.perf_counter()
-        ctl = clingo.Control(["--warn=none", "--solve-limit=umax"])
+        ctl = clingo.Control(["--warn=none"])
+        observer = observe(ctl)
         try:
             ctl.add("base", [], program)
             ctl.ground([("base", [])])
@@ -108,6 +129,68 @@ class Reasoner:
         )
         self.solves = 0
         self.solve_seconds = 0.0
+        self.propnet: Propnet | None = None
+        self.propnet_note = "no build folder given"
+        if cache is not None:
+            self._compile_network(observer, noop, cache)
+
+    def _compile_network(self, observer: _Observer, noop: frozenset[str], cache: Path) -> None:
+        """Build the C network of the grounding (see :mod:`.propnet`); keep clingo if not."""
+        if observer.unsupported:
+            self.propnet_note = "the grounding has choice or weight rules"
+            return
+        started = time.perf_counter()
+        atoms = self.ctl.symbolic_atoms
+        top = max(
+            [h for h, _ in observer.rules]
+            + [abs(lit) for _, b in observer.rules for lit in b]
+            + list(self.true_literal)
+            + list(self.does_literal)
+            + [1]
+        )
+        false_slot = top + 1
+
+        def atom_of(symbol: clingo.Symbol) -> int:
+            found = atoms[symbol]
+            if found is None:
+                return false_slot
+            return TRUE_SLOT if found.is_fact else found.literal
+
+        role_sym = {i: clingo.Function("", []) for i in range(len(self.roles))}
+        for a in atoms.by_signature("g_role", 1):
+            seat = self.role_index.get(a.symbol.arguments[0])
+            if seat is not None:
+                role_sym[seat] = a.symbol.arguments[0]
+        goals: list[tuple[int, int, int]] = []
+        for a in atoms.by_signature("g_goal", 2):
+            role, value = a.symbol.arguments
+            if role in self.role_index and value.type == clingo.SymbolType.Number:
+                goals.append((self.role_index[role], value.number, atom_of(a.symbol)))
+        layout = Layout(
+            true_atoms=self.true_literal,
+            does_atoms=self.does_literal,
+            legal_atoms=tuple(
+                atom_of(clingo.Function("g_legal", [role_sym[r], m])) for r, m in self.moves
+            ),
+            next_atoms=tuple(atom_of(clingo.Function("g_next", [f])) for f in self.fluents),
+            terminal_atom=atom_of(clingo.Function("g_terminal", [])),
+            goal_atoms=tuple(goals),
+            move_role=tuple(r for r, _ in self.moves),
+            noop=tuple(text in noop for text in self.move_text),
+            roles=len(self.roles),
+        )
+        try:
+            library = build_library(c_source(observer.rules, layout, top), cache)
+        except (PropnetError, OSError, subprocess.SubprocessError) as exc:
+            self.propnet_note = str(exc)
+            return
+        initial = bytes(1 if i in self.initial else 0 for i in range(len(self.fluents)))
+        self.propnet = Propnet(library, layout, initial)
+        self.propnet_seconds = time.perf_counter() - started
+        self.propnet_note = f"propnet built in {self.propnet_seconds:.2f} s"
+
+    def _bytes(self, state: frozenset[int]) -> bytes:
+        return bytes(1 if i in state else 0 for i in range(len(self.fluents)))
 
     def _assume(self, state: frozenset[int]) -> list[int]:
         return [lit if i in state else -lit for i, lit in enumerate(self.true_literal)]
@@ -126,7 +209,24 @@ class Reasoner:
         return out
 
     def query(self, state: frozenset[int]) -> StateAnswer:
-        """Legal moves, terminal and goals of ``state`` (one solve)."""
+        """Legal moves, terminal and goals of ``state`` (one sweep, or one solve)."""
+        if self.propnet is not None:
+            legal_moves, terminal_now, held = self.propnet.query(self._bytes(state))
+            per_role: list[list[int]] = [[] for _ in self.roles]
+            for m in legal_moves:
+                per_role[self.moves[m][0]].append(m)
+            goal_values: list[list[int]] = [[] for _ in self.roles]
+            for seat, value in held:
+                goal_values[seat].append(value)
+            return StateAnswer(
+                tuple(tuple(x) for x in per_role),
+                terminal_now,
+                tuple(tuple(g) for g in goal_values),
+            )
+        return self.solve_query(state)
+
+    def solve_query(self, state: frozenset[int]) -> StateAnswer:
+        """:meth:`query` answered by clingo (one solve)."""
         legal: list[list[int]] = [[] for _ in self.roles]
         goals: list[list[int]] = [[] for _ in self.roles]
         terminal = False
@@ -154,6 +254,13 @@ class Reasoner:
 
     def transition(self, state: frozenset[int], joint: tuple[int, ...]) -> frozenset[int]:
         """The state after every role made its move (``joint``: indices into ``moves``)."""
+        if self.propnet is not None:
+            after = self.propnet.next(self._bytes(state), joint)
+            return frozenset(i for i, bit in enumerate(after) if bit)
+        return self.solve_transition(state, joint)
+
+    def solve_transition(self, state: frozenset[int], joint: tuple[int, ...]) -> frozenset[int]:
+        """:meth:`transition` answered by clingo (one solve)."""
         assumptions = self._assume(state)
         chosen = set(joint)
         assumptions += [lit if i in chosen else -lit for i, lit in enumerate(self.does_literal)]
