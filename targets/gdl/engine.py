@@ -73,6 +73,7 @@ class GdlEngine:
         self._name = name
         self._info: dict[GdlState, _Info] = {}
         self._next: dict[tuple[GdlState, str], GdlState] = {}
+        self._texts: dict[int, str | None] = {}
 
     @classmethod
     def from_build(cls, build: GdlBuild, *, game: str) -> GdlEngine:
@@ -191,7 +192,7 @@ class GdlEngine:
             actions: dict[str, int] = {}
             for index in answer.legal[seat]:
                 move = r.move_text[index]
-                text = self.moves.action(roles[seat], move)
+                text = self._action_text(index)
                 if text is None:
                     raise self._fault(
                         state,
@@ -209,6 +210,14 @@ class GdlEngine:
             self._next.clear()
         self._info[state] = info
         return info
+
+    def _action_text(self, index: int) -> str | None:
+        """The canonical text of move ``index`` (``gdl.toml`` rows matched once per move)."""
+        if index not in self._texts:
+            seat = self.reasoner.moves[index][0]
+            move = self.reasoner.move_text[index]
+            self._texts[index] = self.moves.action(self.reasoner.roles[seat], move)
+        return self._texts[index]
 
     def current_player(self, state: GdlState) -> int:
         """The one role with a real move, or ``TERMINAL``."""
