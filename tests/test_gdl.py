@@ -365,3 +365,21 @@ def test_the_compiled_network_answers_as_clingo_does(tmp_path: Path) -> None:
         totals = engine.playout_stats(7, 50, 100)
         assert totals.count == 50 and totals.statuses["terminal"] == 50
         assert 7 * 50 <= totals.steps <= 42 * 50
+
+
+def test_a_game_that_never_ends_is_a_finding(tmp_path: Path) -> None:
+    game = tmp_path / "forever"
+    (game / "pages").mkdir(parents=True)
+    (game / "game.toml").write_text(
+        'name = "forever"\nplayers = 1\ntarget = "gdl"\nmax_game_length = 20\n'
+    )
+    (game / "interface.toml").write_text('[[actions]]\nname = "push"\n')
+    (game / "pages" / "all.kif").write_text(
+        "; page: all\n; implements: 1\n\n(role a)\n(init on)\n"
+        "(<= (legal a (push)) (true on))\n(<= (next on) (true on))\n"
+        "(<= terminal (not (true on)))\n(goal a 100)\n"
+    )
+    out = CliRunner().invoke(app, ["check", str(game), "--fuzz", "20", "--oracle-runs", "0"])
+    assert out.exit_code == 1, out.output
+    assert "no_termination" in out.output
+    assert "Traceback" not in out.output
