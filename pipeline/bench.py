@@ -352,6 +352,9 @@ def bench_workspace(
         if not hasattr(engine, "playout_stats"):
             raise WorkspaceError(f"target {config.target!r} has no native playout loop")
         native: NativeBench = engine  # type: ignore[assignment]
+        note = getattr(engine, "native_note", None)
+        if isinstance(note, str):
+            report.notes.append(note)  # what the native row measures, when it is not rl
         runs = [
             lambda: bench_native(native, seconds, seed, limit),
             lambda: bench_python(engine, seconds, seed, limit),

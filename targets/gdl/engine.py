@@ -93,6 +93,14 @@ class GdlEngine:
         return cls(reasoner, moves, name=f"gdl:{game}")
 
     @property
+    def native_note(self) -> str:
+        """What ``bench``'s native row measures for this engine."""
+        return (
+            "the native row is the GDL propositional network's own loop (C), "
+            f"not an rl build ({self.reasoner.propnet_note})"
+        )
+
+    @property
     def backend(self) -> str:
         """``propnet`` (the compiled network) or ``clingo`` (a solve per question)."""
         return "propnet" if self.reasoner.propnet is not None else "clingo"
