@@ -383,3 +383,14 @@ def test_a_game_that_never_ends_is_a_finding(tmp_path: Path) -> None:
     assert out.exit_code == 1, out.output
     assert "no_termination" in out.output
     assert "Traceback" not in out.output
+
+
+def test_bench_measures_the_network_beside_openspiel(tmp_path: Path) -> None:
+    from rulebook2game.bench import NATIVE, OPENSPIEL, bench_workspace
+
+    report = bench_workspace(_copy("tic_tac_toe", tmp_path), seconds=0.1, trust=True)
+    native, reference = report.row(NATIVE), report.row(OPENSPIEL)
+    assert native is not None and reference is not None
+    assert native.playouts > 0 and native.steps is not None and native.steps >= 5 * native.playouts
+    assert any("GDL propositional network" in note for note in report.notes)
+    assert any("in-process rows left out" in note for note in report.notes)
