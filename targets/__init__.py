@@ -48,7 +48,13 @@ def get_target(name: str) -> Target:
         if entry is None:
             known = ", ".join(known_targets())
             raise WorkspaceError(f"unknown target {name!r} (known: {known})")
-        target = importlib.import_module(entry[0]).TARGET
+        try:
+            target = importlib.import_module(entry[0]).TARGET
+        except ModuleNotFoundError as exc:  # an optional dependency (gdl needs clingo)
+            raise WorkspaceError(
+                f"target {name!r} needs the package {exc.name!r}, which is not installed: "
+                f"pip install 'rulebook2game[{name}]'"
+            ) from exc
         _LOADED[name] = target
     return target
 

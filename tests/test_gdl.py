@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from rulebook2game.cli import app
 from rulebook2game.engine import TERMINAL, IllegalActionError
-from rulebook2game.errors import EngineFault, OracleError
+from rulebook2game.errors import EngineFault, OracleError, WorkspaceError
 from rulebook2game.oracle import load_oracle
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
@@ -394,3 +394,20 @@ def test_bench_measures_the_network_beside_openspiel(tmp_path: Path) -> None:
     assert native.playouts > 0 and native.steps is not None and native.steps >= 5 * native.playouts
     assert any("GDL propositional network" in note for note in report.notes)
     assert any("in-process rows left out" in note for note in report.notes)
+
+
+def test_without_clingo_the_target_and_the_oracle_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import sys
+
+    import rulebook2game.targets as registry
+
+    for module in [m for m in sys.modules if m.startswith("rulebook2game.targets.gdl")]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "clingo", None)
+    monkeypatch.setattr(registry, "_LOADED", {})
+    with pytest.raises(WorkspaceError, match=r"pip install 'rulebook2game\[gdl\]'"):
+        get_target("gdl")
+    with pytest.raises(OracleError, match=r"pip install 'rulebook2game\[gdl\]'"):
+        load_oracle("gdl:x.kif", tmp_path)

@@ -34,8 +34,12 @@ def load_oracle(binding: str, game_dir: Path | None = None) -> Engine[Any]:
     """
     scheme, sep, spec = binding.partition(":")
     if sep and scheme == "gdl":
-        from rulebook2game.targets.gdl.oracle import load_gdl_oracle
-
+        try:
+            from rulebook2game.targets.gdl.oracle import load_gdl_oracle
+        except ModuleNotFoundError as exc:
+            raise OracleError(
+                f"gdl: oracles need the package {exc.name!r}: pip install 'rulebook2game[gdl]'"
+            ) from exc
         return load_gdl_oracle(spec, game_dir)
     if not sep or scheme != "openspiel" or not spec.strip():
         raise OracleError(
