@@ -411,3 +411,25 @@ def test_without_clingo_the_target_and_the_oracle_say_what_to_install(
         get_target("gdl")
     with pytest.raises(OracleError, match=r"pip install 'rulebook2game\[gdl\]'"):
         load_oracle("gdl:x.kif", tmp_path)
+
+
+def test_names_clingo_cannot_spell_come_back_as_written(tmp_path: Path) -> None:
+    game = tmp_path / "lamp"
+    (game / "pages").mkdir(parents=True)
+    (game / "game.toml").write_text('name = "lamp"\nplayers = 1\ntarget = "gdl"\n')
+    (game / "interface.toml").write_text('[[actions]]\nname = "push"\n')
+    (game / "pages" / "all.kif").write_text(
+        "; page: all\n; implements: 1\n\n(role Lamp-Keeper)\n(init (lamp-state ON))\n"
+        "(<= (legal lamp-keeper (push)) (true (lamp-state on)))\n"
+        "(<= (next (lamp-state off)) (does ?r (push)))\n"
+        "(<= terminal (true (lamp-state off)))\n(goal lamp-keeper 100)\n"
+    )
+    with compile_and_start(Workspace(game)) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.initial()
+        assert engine.serialize(state) == "(lamp-state on)"
+        assert engine.legal_actions(state) == ["push()"]
+        done = engine.apply(state, "push()")
+        assert engine.serialize(done) == "(lamp-state off)" and engine.is_terminal(done)
+        assert engine.returns(done) == [1.0]

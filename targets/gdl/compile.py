@@ -18,7 +18,19 @@ from typing import Any
 from rulebook2game.errors import CompileError, Rulebook2GameError
 from rulebook2game.targets.gdl import asp
 from rulebook2game.targets.gdl.checks import check_rules
-from rulebook2game.targets.gdl.kif import Const, Fn, KifError, Rule, Term, expand_or, parse_kif
+from rulebook2game.targets.gdl.kif import (
+    Const,
+    Distinct,
+    Fn,
+    KifError,
+    Literal,
+    Neg,
+    Pos,
+    Rule,
+    Term,
+    expand_or,
+    parse_kif,
+)
 from rulebook2game.targets.gdl.moves import (
     MOVES_FILE,
     MoveMap,
@@ -112,6 +124,7 @@ class GdlCompile:
 
 
 def _names(rules: list[Rule]) -> dict[str, str]:
+    """clingo name -> GDL name, for every name clingo cannot spell as it is."""
     out: dict[str, str] = {}
 
     def visit(t: Term) -> None:
@@ -122,13 +135,20 @@ def _names(rules: list[Rule]) -> dict[str, str]:
         elif isinstance(t, Const):
             out[asp.function(t.name)] = t.name
 
+    def literal(lit: Literal) -> None:
+        if isinstance(lit, (Pos, Neg)):
+            visit(lit.atom)
+        elif isinstance(lit, Distinct):
+            visit(lit.left)
+            visit(lit.right)
+        else:
+            for option in lit.options:
+                literal(option)
+
     for rule in rules:
         visit(rule.head)
         for lit in rule.body:
-            for part in lit.options if hasattr(lit, "options") else (lit,):
-                for attr in ("atom", "left", "right"):
-                    if hasattr(part, attr):
-                        visit(getattr(part, attr))
+            literal(lit)
     return {k: v for k, v in out.items() if k != v}
 
 

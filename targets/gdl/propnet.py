@@ -233,6 +233,7 @@ def c_source(rules: list[tuple[int, tuple[int, ...]]], layout: Layout, atoms: in
 _RUNTIME = r"""
 static void load(unsigned char *v, const unsigned char *state) {
   memset(v, 0, ATOMS);
+  v[0] = 1; /* the TRUE slot: facts */
   v[FALSE_SLOT] = 0;
   for (int i = 0; i < FLUENTS; i++) v[TRUE_ATOM[i]] = state[i];
 }
