@@ -7,8 +7,9 @@ of its rules' bodies, computed in the topological order of the atom dependency g
 (a positive cycle, as recursion allows, is iterated to its least fixpoint). The network
 is written as one C file and built with the system compiler (``gcc -O2``, which the rl
 target needs anyway) into ``propnet.so`` beside the build, cached by a hash of its
-source. It answers a state in two sweeps: all atoms with no ``does`` set (legal moves,
-terminal, goals), then only the atoms that depend on ``does`` (``next``). The same
+source. It answers a state in two sweeps: the atoms that do not depend on ``does``
+(legal moves, terminal, goals, the ``next`` atoms that only read the state), then the
+atoms that do (the rest of ``next``), once the joint move is set. The same
 library runs whole random games (:meth:`Propnet.playouts`), the native loop of
 ``bench``.
 
@@ -223,7 +224,7 @@ def c_source(rules: list[tuple[int, tuple[int, ...]]], layout: Layout, atoms: in
         _array("GOAL_SEAT", goal_seat or [0]),
         _array("GOAL_VALUE", goal_value or [0]),
         _array("GOAL_ATOM", goal_atom or [0]),
-        sweep("sweep_all", None),
+        sweep("sweep_all", {a for comp in comps for a in comp} - on_does),
         sweep("sweep_does", on_does),
         _RUNTIME,
     ]
