@@ -433,3 +433,21 @@ def test_names_clingo_cannot_spell_come_back_as_written(tmp_path: Path) -> None:
         done = engine.apply(state, "push()")
         assert engine.serialize(done) == "(lamp-state off)" and engine.is_terminal(done)
         assert engine.returns(done) == [1.0]
+
+
+def test_a_broken_move_map_is_one_compile_line(tmp_path: Path) -> None:
+    ws = _copy("tic_tac_toe", tmp_path)
+    (ws.root / "gdl.toml").write_text("roles = ['x', 'o']\nmoves = []\n")
+    result = get_target("gdl").compile(ws)
+    assert not result.ok
+    assert result.summary().endswith(
+        "gdl.toml: moves: Tuple should have at least 1 item after validation, not 0"
+    )
+    (ws.root / "gdl.toml").write_text("[[moves]]\npattern = '(unclosed'\ntemplate = 'x()'\n")
+    assert "pattern '(unclosed'" in get_target("gdl").compile(ws).summary()
+    (ws.root / "gdl.toml").write_text(
+        "roles = ['x', 'y']\n[[moves]]\npattern = 'p'\ntemplate = 'x()'\n"
+    )
+    assert "roles ['x', 'y'] do not match the description's ['x', 'o']" in (
+        get_target("gdl").compile(ws).summary()
+    )

@@ -302,7 +302,7 @@ def _front(ws: Workspace) -> tuple[Description, str, dict[str, Any]] | list[Diag
         moves_path = ws.root / MOVES_FILE
         if moves_path.is_file():
             moves_text = moves_path.read_text(encoding="utf-8")
-            spec = read_moves(moves_path)
+            spec = parse_moves(moves_text, MOVES_FILE)
         elif interface is not None and interface.actions:
             moves_text = interface_moves(interface)
             spec = parse_moves(moves_text, MOVES_FILE)
@@ -313,7 +313,7 @@ def _front(ws: Workspace) -> tuple[Description, str, dict[str, Any]] | list[Diag
             )
             return [Diagnostic(MOVES_FILE, 0, 0, message)]
     except Rulebook2GameError as exc:
-        return [Diagnostic(MOVES_FILE, 0, 0, str(exc))]
+        return [Diagnostic(MOVES_FILE, 0, 0, str(exc).removeprefix(f"{MOVES_FILE}: "))]
     sources = [(f"pages/{p.name}", p.read_text(encoding="utf-8", errors="replace")) for p in pages]
     desc = read_description(sources, ws.root, config.players, spec.roles)
     if isinstance(desc, list):
