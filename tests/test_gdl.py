@@ -308,6 +308,13 @@ def test_a_gdl_oracle_without_a_move_map_is_one_line(tmp_path: Path) -> None:
         load_oracle(f"gdl:{GOLD / 'tic_tac_toe' / 'pages'}", game)
     with pytest.raises(OracleError, match="no such file"):
         load_oracle("gdl:nowhere.kif", game)
+    shutil.copy(GOLD / "tic_tac_toe" / "gdl.toml", game / "gdl.toml")
+    (game / "bad.kif").write_text("(role x)\n(role o)\n(<= (legal ?r noop) (role ?r)\n")
+    with pytest.raises(OracleError, match=r"gdl:bad\.kif: .*bad\.kif:3:1: unbalanced '\('"):
+        load_oracle("gdl:bad.kif", game)
+    out = CliRunner().invoke(app, ["check", str(game), "--oracle", "gdl:bad.kif", "--fuzz", "0"])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "unbalanced '('" in out.output
 
 
 @pytest.mark.slow
