@@ -299,6 +299,15 @@ def test_gdl_oracle_agrees_with_openspiel_and_catches_a_wrong_description(tmp_pa
     assert out.exit_code == 1, out.output
     assert f"vs gdl:{wrong}" in out.output
     assert "oracle_returns" in out.output or "oracle_terminal" in out.output
+    # the same binding in game.toml, the description kept in the game directory
+    shutil.copy(kif, game / "ttt.kif")
+    toml = (game / "game.toml").read_text()
+    (game / "game.toml").write_text(
+        toml.replace('oracle = "openspiel:tic_tac_toe"', 'oracle = "gdl:ttt.kif"')
+    )
+    out = CliRunner().invoke(app, ["check", str(game), "--fuzz", "0", "--oracle-runs", "30"])
+    assert out.exit_code == 0, out.output
+    assert "30 trajectories vs gdl:ttt.kif" in out.output
 
 
 def test_a_gdl_oracle_without_a_move_map_is_one_line(tmp_path: Path) -> None:
