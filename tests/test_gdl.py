@@ -467,3 +467,16 @@ def test_a_broken_move_map_is_one_compile_line(tmp_path: Path) -> None:
     assert "roles ['x', 'y'] do not match the description's ['x', 'o']" in (
         get_target("gdl").compile(ws).summary()
     )
+
+
+def test_init_outside_base_and_a_bound_goal_out_of_range_fail_after_grounding(
+    tmp_path: Path,
+) -> None:
+    ws = _copy("tic_tac_toe", tmp_path)
+    board = ws.pages_dir / "board.kif"
+    board.write_text(board.read_text().replace("(init (control x))", "(init (control z))"))
+    assert "(init (control z)) is not a base proposition" in get_target("gdl").compile(ws).summary()
+    ws = _copy("tic_tac_toe", tmp_path / "goal")
+    end = ws.pages_dir / "end.kif"
+    end.write_text(end.read_text() + "\\n(score 150)\\n(<= (goal x ?s) (score ?s) (line x))\\n")
+    assert "goal values [150] are not integers in 0..100" in get_target("gdl").compile(ws).summary()

@@ -12,7 +12,9 @@ Each problem names the page, line and rule:
   ``distinct``; ``role``, ``init``, ``base`` and ``input`` do not depend on ``true`` or
   ``does``; ``legal``, ``terminal`` and ``goal`` do not depend on ``does``; each has its
   arity; ``role``, ``legal``, ``next``, ``terminal`` and ``goal`` are defined;
-- a goal value written in a ``goal`` head is an integer in 0..100;
+- a goal value written in a ``goal`` head is an integer in 0..100 (a value bound by a
+  variable is checked after grounding, and so is ``init`` against ``base`` when the
+  description defines ``base``: :mod:`~rulebook2game.targets.gdl.probe`);
 - one relation is used with one arity.
 
 A description that needs chance or hidden information (GDL-II's ``random`` role, or

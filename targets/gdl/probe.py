@@ -111,6 +111,12 @@ def _describe(path: Path) -> dict[str, Any]:
         if a.is_fact:
             role, move = (symbol_text(s, names) for s in a.symbol.arguments)
             inputs.setdefault(role, []).append(move)
+    base = {symbol_text(a.symbol.arguments[0], names) for a in atoms.by_signature("g_base", 1)}
+    if base:
+        for a in atoms.by_signature("g_init", 1):
+            text = symbol_text(a.symbol.arguments[0], names)
+            if text not in base:
+                return {"error": f"(init {text}) is not a base proposition (no (base {text}))"}
     goals = sorted(
         {symbol_text(a.symbol.arguments[1], names) for a in atoms.by_signature("x_goal", 2)}
     )
