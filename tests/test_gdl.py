@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rulebook2game.cli import app
-from rulebook2game.engine import TERMINAL, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
 from rulebook2game.errors import EngineFault, OracleError, WorkspaceError
 from rulebook2game.oracle import load_oracle
 from rulebook2game.resources import CORPORA_DIR
@@ -98,8 +98,7 @@ def test_a_minimal_description_passes_the_checks() -> None:
         ("(<= (legal a pull) (does a push))", "'legal' must not depend on 'does'"),
         ("(<= (init off) (true on))", "'init' must not depend on true"),
         ("(<= (legal a) (true on))", "'legal' takes 2 argument(s), not 1"),
-        ("(role random)", "GDL-II is not supported"),
-        ("(<= (sees a on) (true on))", "GDL-II is not supported"),
+        ("(<= (sees a on) (true on))", "hidden information is not supported"),
         (
             "(<= (reach ?x ?z) (reach ?x ?y) (reach ?y ?z))",
             "recursion is not restricted: argument ?y",
@@ -480,3 +479,53 @@ def test_init_outside_base_and_a_bound_goal_out_of_range_fail_after_grounding(
     end = ws.pages_dir / "end.kif"
     end.write_text(end.read_text() + "\\n(score 150)\\n(<= (goal x ?s) (score ?s) (line x))\\n")
     assert "goal values [150] are not integers in 0..100" in get_target("gdl").compile(ws).summary()
+
+
+COIN = """; page: coin
+; implements: 1
+
+(role p)
+(role random)
+(side 0)
+(side 1)
+(init (phase bet))
+(<= (legal p (bet ?s)) (true (phase bet)) (side ?s))
+(<= (legal random noop) (true (phase bet)))
+(<= (legal random (flip ?s)) (true (phase flip)) (side ?s))
+(<= (legal p noop) (true (phase flip)))
+(<= (next (phase flip)) (true (phase bet)))
+(<= (next (phase done)) (true (phase flip)))
+(<= (next (guess ?s)) (does p (bet ?s)))
+(<= (next (guess ?s)) (true (guess ?s)))
+(<= (next (coin ?s)) (does random (flip ?s)))
+(<= terminal (true (phase done)))
+(<= (goal p 100) (true (guess ?s)) (true (coin ?s)))
+(<= (goal p 0) (true (guess ?s)) (true (coin ?t)) (distinct ?s ?t))
+(<= (goal p 50) (not (true (phase done))))
+"""
+
+
+def test_the_random_role_of_gdl_ii_is_the_chance_player(tmp_path: Path) -> None:
+    game = tmp_path / "coin"
+    (game / "pages").mkdir(parents=True)
+    (game / "game.toml").write_text('name = "coin"\nplayers = 1\ntarget = "gdl"\n')
+    (game / "interface.toml").write_text(
+        '[[actions]]\nname = "bet"\nargs = [{ name = "side", min = 0, max = 1 }]\n\n'
+        '[[actions]]\nname = "flip"\nargs = [{ name = "side", min = 0, max = 1 }]\n\n'
+        '[chance]\nactions = ["flip"]\n'
+    )
+    (game / "pages" / "coin.kif").write_text(COIN)
+    with compile_and_start(Workspace(game)) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        assert engine.players == 1
+        state = engine.apply(engine.initial(), "bet(side=1)")
+        assert engine.current_player(state) == CHANCE
+        assert engine.chance_outcomes(state) == [("flip(side=0)", 0.5), ("flip(side=1)", 0.5)]
+        assert engine.returns(engine.apply(state, "flip(side=1)")) == [1.0]
+        assert engine.returns(engine.apply(state, "flip(side=0)")) == [0.0]
+    out = CliRunner().invoke(app, ["check", str(game), "--fuzz", "50", "--oracle-runs", "0"])
+    assert out.exit_code == 0, out.output
+    seen = parse_kif(COIN.replace("(role random)", "(role random)\n(<= (sees p x) (role p))"), "c")
+    problems = check_rules([r for rule in seen for r in expand_or(rule)])
+    assert any("hidden information is not supported" in str(p) for p in problems)

@@ -17,8 +17,8 @@ Each problem names the page, line and rule:
   description defines ``base``: :mod:`~rulebook2game.targets.gdl.probe`);
 - one relation is used with one arity.
 
-A description that needs chance or hidden information (GDL-II's ``random`` role, or
-``sees``) is refused with :data:`CHANCE_REFUSAL`.
+GDL-II's ``random`` role is the chance player (its moves are uniform chance outcomes);
+``sees`` (hidden information) is refused with :data:`CHANCE_REFUSAL`.
 """
 
 from __future__ import annotations
@@ -58,8 +58,10 @@ INPUTS = frozenset({"true", "does"})
 STATIC = ("role", "init", "base", "input")
 NO_DOES = ("legal", "terminal", "goal")
 CHANCE_REFUSAL = (
-    "GDL-II is not supported: this target has no chance or hidden information, and {what} needs it"
+    "GDL-II's hidden information is not supported (only its random role is), and {what} needs it"
 )
+CHANCE_ROLE = "random"
+"""GDL-II's chance player: its legal moves are drawn uniformly."""
 
 
 @dataclass(frozen=True)
@@ -212,10 +214,6 @@ def check_rules(rules: list[Rule]) -> list[Problem]:
                         str(rule),
                     )
                 )
-        if head == "role" and isinstance(rule.head, Fn) and rule.head.args == (Const("random"),):
-            problems.append(
-                Problem(rule.at, CHANCE_REFUSAL.format(what="the role 'random'"), str(rule))
-            )
         if head == "goal" and isinstance(rule.head, Fn) and len(rule.head.args) == 2:
             value = rule.head.args[1]
             if isinstance(value, Fn) or (

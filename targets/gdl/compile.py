@@ -17,7 +17,7 @@ from typing import Any
 
 from rulebook2game.errors import CompileError, Rulebook2GameError
 from rulebook2game.targets.gdl import asp
-from rulebook2game.targets.gdl.checks import check_rules
+from rulebook2game.targets.gdl.checks import CHANCE_ROLE, check_rules
 from rulebook2game.targets.gdl.kif import (
     Const,
     Distinct,
@@ -201,11 +201,17 @@ def read_description(
         if isinstance(r.head, Fn) and r.head.name == "role" and not r.body
     ]
     declared = list(dict.fromkeys(declared))
-    order = tuple(roles) if roles else tuple(declared)
-    if sorted(order) != sorted(declared):
+    chance = CHANCE_ROLE in declared
+    seated = [r for r in declared if r != CHANCE_ROLE]
+    order = tuple(roles) if roles else tuple(seated)
+    if sorted(order) != sorted(seated):
         return [
             Diagnostic(
-                MOVES_FILE, 0, 0, f"roles {list(order)} do not match the description's {declared}"
+                MOVES_FILE,
+                0,
+                0,
+                f"roles {list(order)} do not match the description's {seated}"
+                + (f" (the {CHANCE_ROLE} role is chance, not a seat)" if chance else ""),
             )
         ]
     if players is not None and len(order) != players:
@@ -217,6 +223,8 @@ def read_description(
                 f"the description has {len(order)} roles and game.toml {players} players",
             )
         ]
+    if chance:
+        order = (*order, CHANCE_ROLE)
     return Description(tuple(rules), order, asp.program(rules), _names(rules))
 
 

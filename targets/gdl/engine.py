@@ -1,13 +1,15 @@
 """A grounded GDL description as an :class:`~rulebook2game.engine.Engine`.
 
 Players are the roles in seat order (``gdl.toml``'s ``roles``, else the order of the
-``role`` facts). GDL has every role move at every step; the turn-taking games of the
-interface have one mover, so in each state the *current player* is the one role with a
-move other than a declared ``noop``, and applying its action makes every other role play
-its only (noop) move. A state where two roles have real moves (a simultaneous game), a
-role without any legal move, a legal move ``gdl.toml`` does not map, or a terminal state
-without exactly one goal value per role is an :class:`~rulebook2game.errors.EngineFault`,
-which the checks report as a finding at that position.
+``role`` facts); GDL-II's ``random`` role is the chance player, its legal moves the
+chance outcomes, each equally likely. GDL has every role move at every step; the
+turn-taking games of the interface have one mover, so in each state the *current player*
+is the one role with a move other than a declared ``noop``, and applying its action
+makes every other role play its only (noop) move. A state where two roles have real
+moves (a simultaneous game), a role without any legal move, a legal move ``gdl.toml``
+does not map, or a terminal state without exactly one goal value per role is an
+:class:`~rulebook2game.errors.EngineFault`, which the checks report as a finding at that
+position.
 
 The description is data, not code: it runs in this process. What could hurt the process
 is a grounding that blows up, and the compile grounds it first in a child process under a
@@ -27,8 +29,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulebook2game.engine import TERMINAL, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
 from rulebook2game.errors import EngineFault
+from rulebook2game.targets.gdl.checks import CHANCE_ROLE
 from rulebook2game.targets.gdl.kif import KifError, parse_terms
 from rulebook2game.targets.gdl.moves import MoveMap
 from rulebook2game.targets.gdl.reasoner import GroundingError, Reasoner, StateAnswer
@@ -74,6 +77,8 @@ class GdlEngine:
         self._info: dict[GdlState, _Info] = {}
         self._next: dict[tuple[GdlState, str], GdlState] = {}
         self._texts: dict[int, str | None] = {}
+        roles = reasoner.roles
+        self._chance = roles.index(CHANCE_ROLE) if CHANCE_ROLE in roles else None
 
     @classmethod
     def from_build(cls, build: GdlBuild, *, game: str) -> GdlEngine:
@@ -136,8 +141,8 @@ class GdlEngine:
 
     @property
     def players(self) -> int:
-        """The number of roles."""
-        return len(self.reasoner.roles)
+        """The number of roles (GDL-II's ``random`` role is chance, not a player)."""
+        return len(self.reasoner.roles) - (self._chance is not None)
 
     def close(self) -> None:
         """Nothing to stop: the engine runs in this process."""
@@ -168,6 +173,8 @@ class GdlEngine:
         if answer.terminal:
             returns: list[float] = []
             for seat, goals in enumerate(answer.goals):
+                if seat == self._chance:
+                    continue
                 if len(set(goals)) != 1:
                     shown = sorted(set(goals)) or "none"
                     raise self._fault(
@@ -212,7 +219,8 @@ class GdlEngine:
                         state, f"moves {r.move_text[actions[text]]} and {move} both map to {text}"
                     )
                 actions[text] = index
-            info = _Info(seat, actions, tuple(passes), ())
+            player = CHANCE if seat == self._chance else seat
+            info = _Info(player, actions, tuple(passes), ())
         if len(self._info) >= _CACHE:
             self._info.clear()
             self._next.clear()
@@ -228,7 +236,7 @@ class GdlEngine:
         return self._texts[index]
 
     def current_player(self, state: GdlState) -> int:
-        """The one role with a real move, or ``TERMINAL``."""
+        """The one role with a real move (``CHANCE`` for ``random``), or ``TERMINAL``."""
         return self.info(state).player
 
     def legal_actions(self, state: GdlState) -> list[str]:
@@ -236,8 +244,12 @@ class GdlEngine:
         return sorted(self.info(state).actions)
 
     def chance_outcomes(self, state: GdlState) -> list[tuple[str, float]]:
-        """GDL has no chance: always empty."""
-        return []
+        """When GDL-II's ``random`` role moves: its legal moves, each equally likely."""
+        info = self.info(state)
+        if info.player != CHANCE or not info.actions:
+            return []
+        p = 1.0 / len(info.actions)
+        return [(text, p) for text in sorted(info.actions)]
 
     def apply(self, state: GdlState, action: str) -> GdlState:
         """The state ``next`` gives after the mover's ``action`` and everyone else's noop."""
