@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rulebook2game._ingest_second import FirstRun, SecondRun, run_second_opinion
 from rulebook2game._ingest_workspace import prepare_workspace
 from rulebook2game.agent import (
     AgentSettings,
@@ -79,6 +80,10 @@ class IngestOptions:
     price_out: float | None = None
     timeout: float = 300.0
     resume: bool = True
+    second_opinion: bool = False
+    """After the translation, a second one in a fresh context, walked in lockstep with it."""
+    second_target: str | None = None
+    """Target of the second translation (default: the other target when there is one)."""
     env: dict[str, str] | None = None
     """Environment to read ``OPENAI_*`` from (``None`` = the process environment)."""
 
@@ -106,6 +111,8 @@ class IngestResult:
     report: CheckReport | None = None
     repeated: bool = False
     """``run`` is an earlier run of the same job that had finished: no model call was made."""
+    second: SecondRun | None = None
+    """How the second opinion went, when one was asked for."""
 
     @property
     def exit_code(self) -> int:
@@ -144,6 +151,8 @@ class IngestHooks:
             "target": options.target,
             "model": options.model,
         }
+        if options.second_opinion:  # a new job; the fingerprints of others stay as they were
+            job["second_opinion"] = options.second_target or "other"
         fingerprint = hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
         return Prepared(ws, rulebook, context, fingerprint[:16])
 
@@ -225,10 +234,25 @@ def ingest(
     log.append(
         "final_check", green=report.green, summary=report.summary, findings=len(report.findings)
     )
+    second: SecondRun | None = None
+    if options.second_opinion:
+        started = time.monotonic()
+        first = FirstRun(
+            prepared.workspace, toolbox, settings, log, state, prepared.fingerprint, options.resume
+        )
+        second, state, judged = run_second_opinion(
+            first, prepared.rulebook.toc_text(), model, options.second_target, on_progress
+        )
+        report = judged or report
+        timings["second_opinion"] = time.monotonic() - started
+        outcome = "green" if report.green else "not_green"
+        log.append("second_opinion", **second.to_json())
     summary = _summary(log, state, report, outcome, timings)
     summary["agent_ambiguities"] = _ambiguities(prepared.workspace.reports_dir)
+    if second is not None:
+        summary["second_opinion"] = second.to_json()
     log.write_json("summary.json", summary)
-    return IngestResult(outcome, prepared.workspace, brief, log, state, report)
+    return IngestResult(outcome, prepared.workspace, brief, log, state, report, second=second)
 
 
 def _same_budget(run: RunLog, meta: dict[str, Any]) -> bool:

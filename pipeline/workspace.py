@@ -68,6 +68,9 @@ class GameConfig(_Model):
     """Reference engine binding, ``openspiel:NAME`` (optionally ``openspiel:NAME(k=v)``)."""
     max_game_length: int | None = None
     """Upper bound on the number of steps of one game, used by the fuzzer."""
+    second_opinion: str | None = None
+    """A second, independent translation of the game (a game directory, relative to this
+    one), walked in lockstep with it by every check (``rulebook2game second-opinion``)."""
     invariants: tuple[InvariantSpec, ...] = ()
     """Rule invariants of this translation (``fun`` ones call its pages), checked with the
     interface's: interface.toml is the fixed vocabulary, these belong to the pages."""

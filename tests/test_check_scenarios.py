@@ -114,6 +114,7 @@ def test_each_kind_of_expectation_can_fail(engine: RlEngine) -> None:
         "chance": 'chance = { "die(value=1)" = 1.0 }\n',
         "terminal": "terminal = true\n",
         "returns": "returns = [1.0, -1.0]\n",
+        "state": 'state_contains = ["turn total: 4"]\n',
     }
     for what, line in cases.items():
         text = f'cites = ["4.1#1"]\nactions = ["roll()", "die(value=3)"]\n[[expect]]\n{line}'
@@ -171,6 +172,9 @@ def test_sentence_coverage_counts_examples_by_scenario() -> None:
     assert (cov.rules, cov.rules_cited, cov.uncited) == (2, 1, ["2#1"])
     assert (cov.examples, cov.examples_covered, cov.uncovered_examples) == (2, 1, ["1#3"])
     assert cov.texts["2#1"] == "The first to 100 wins."
+    # a rule sentence a scenario cites is still uncited by pages, and shown with its text
+    cov = coverage(text, pages=["1#1"], scenarios=["1#2", "2#1"])
+    assert cov.uncited == ["2#1"] and cov.texts["2#1"] == "The first to 100 wins."
 
 
 def test_an_example_that_starts_mid_game_plays_from_its_setup(engine: RlEngine) -> None:
@@ -195,3 +199,16 @@ def test_an_example_that_starts_mid_game_plays_from_its_setup(engine: RlEngine) 
     failure = run_scenario(engine, broken).failure
     assert failure is not None and failure.what == "setup"
     assert view_position(engine, ["roll()"], start).player == -1
+
+
+def test_the_rendered_position_can_be_expected(engine: RlEngine) -> None:
+    text = (
+        'cites = ["4.1#1"]\nactions = ["roll()", "die(value=3)"]\n'
+        '[[expect]]\nstate_contains = ["turn total: 3", "scores: 0 0"]\n'
+    )
+    assert run_scenario(engine, _scenario(text)).failure is None
+    failure = run_scenario(engine, _scenario(text.replace(": 3", ": 4"))).failure
+    assert failure is not None and failure.what == "state"
+    assert "'turn total: 4'" in failure.expected and "turn total: 3" in failure.position
+    with pytest.raises(BadInputError, match="empty"):
+        _scenario('cites = ["1#1"]\n[[expect]]\nstate_contains = [" "]\n')

@@ -47,3 +47,32 @@ def test_check_says_where_it_wrote_its_report(tmp_path: Path) -> None:
     line = next(ln for ln in result.output.splitlines() if ln.startswith("report: "))
     for path in (game / "reports" / "check.json", game / "reports" / "check.md", extra):
         assert str(path) in line and path.is_file()
+
+
+def test_a_piped_finding_panel_is_as_wide_as_its_content(tmp_path: Path) -> None:
+    """In a pipe the console is thousands of columns wide; a finding's box must not be."""
+    from rulebook2game.check.report import CheckReport, FindingRecord
+
+    message = "legal moves of player 1 differ: extra [place(col=3, row=3)]"
+    report = CheckReport(
+        game="g",
+        workspace=str(tmp_path),
+        seed=0,
+        findings=[FindingRecord(kind="oracle_legal", stage="against", message=message)],
+    )
+    path = tmp_path / "check.json"
+    path.write_text(report.model_dump_json())
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from rulebook2game.cli._common import console\n"
+        "from rulebook2game.check.report import load_report, render_console\n"
+        "render_console(load_report(Path(sys.argv[1])), console)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    boxed = [line for line in out.stdout.splitlines() if line.startswith(("╭", "│", "╰"))]
+    assert boxed and any(message in line for line in boxed)
+    assert max(len(line) for line in boxed) <= len(message) + 4

@@ -93,3 +93,14 @@ def test_a_game_without_rulebook_or_pdf_is_a_wrong_call(tmp_path: Path) -> None:
     code, out = tool(root, "list_pages")
     assert code == 2 and "rules.pdf" in out and "Traceback" not in out
     assert not (root / "rulebook.json").exists()
+
+
+def test_run_checks_says_how_often_fuzzing_played_each_action(game: Path) -> None:
+    code, out = tool(game, "run_checks")
+    assert code == 0, out
+    report = json.loads((game / "reports" / "check.json").read_text())
+    counts = report["coverage"]["actions"]
+    assert counts and all(n > 0 for n in counts.values())
+    listed = ", ".join(f"{name} {n}" for name, n in counts.items())
+    assert f"Fuzzing played each action: {listed}." in out
+    assert "Never played" not in out

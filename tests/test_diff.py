@@ -212,3 +212,53 @@ def test_a_piped_diff_is_not_wrapped(
     code = [line.strip("│ ").rstrip() for line in out.stdout.splitlines()]
     removed = [line for line in code if line.startswith("-") and not line.startswith("---")]
     assert removed == ["-    return 1 + _run(b, row, col, drow, dcol) + " + WIN_OLD]
+
+
+def _finish(game: Path, *ambiguities: dict[str, object]) -> None:
+    (game / "reports").mkdir(exist_ok=True)
+    notes = {"summary": "done", "ambiguities": list(ambiguities)}
+    (game / "reports" / "finish.json").write_text(json.dumps(notes))
+
+
+def test_recorded_ambiguities_that_changed_are_part_of_the_diff(tmp_path: Path) -> None:
+    old = _copy_game(C4, tmp_path / "old")
+    new = _copy_game(C4, tmp_path / "new")
+    full = {"sentences": ["6#1"], "reading": "a full grid is a draw", "why": "6#1 says so"}
+    _finish(old, full, {"sentences": ["4.2#1"], "reading": "any column", "why": ""})
+    _finish(
+        new,
+        {"sentences": ["6#1"], "reading": "a full grid is a loss for the last mover", "why": "x"},
+        {"sentences": ["5.1#1", "5.1#2"], "reading": "diagonals count", "why": "the figure"},
+    )
+    result = diff_games(str(old), str(new), DiffOptions(behaviour=False))
+    assert result.pages == () and result.changed
+    lines = render_markdown(result)
+    assert "## Recorded ambiguities (3 changed)" in lines
+    assert '- changed 6#1: "a full grid is a draw" -> "a full grid is a loss' in lines
+    assert '- added 5.1#1, 5.1#2: "diagonals count" (the figure)' in lines
+    assert '- removed 4.2#1: "any column"' in lines
+    assert "Recorded ambiguities" in render_html(result)
+    data = result.to_dict()
+    assert [a["status"] for a in data["ambiguities"]] == ["changed", "added", "removed"]
+    same = diff_games(str(old), str(old), DiffOptions(behaviour=False))
+    assert same.ambiguities == () and not same.changed
+    # from the command line, in a pipe
+    out = CliRunner().invoke(app, ["diff", str(old), str(new), "--no-behaviour"])
+    assert out.exit_code == 0, out.output
+    assert "recorded ambiguities: 3 changed" in out.output
+
+
+def test_an_agent_runs_ambiguities_come_from_its_last_finish(tmp_path: Path) -> None:
+    from rulebook2game.agent.runlog import RunLog
+
+    game = _copy_game(C4, tmp_path / "g")
+    _finish(game)
+    run = RunLog.open(game / "runs" / "20250101-000000-aaaa")
+    for turn, reading in enumerate(("first reading", "second reading")):
+        arguments = {"summary": "s", "ambiguities": [{"sentences": ["6#1"], "reading": reading}]}
+        run.append("tool_call", turn=turn, call=0, call_id="c", name="finish",
+                   arguments=json.dumps(arguments))  # fmt: skip
+    result = diff_games(str(game), str(run.root), DiffOptions(behaviour=False))
+    assert [(a.status, a.new.reading if a.new else "") for a in result.ambiguities] == [
+        ("added", "second reading")
+    ]

@@ -122,6 +122,7 @@ COMMANDS = (
     "extract",
     "ingest",
     "tool",
+    "second-opinion",
     "check",
     "diff",
     "regress",

@@ -277,3 +277,61 @@ def test_the_gdl_target_through_tool_calls_ends_green(tmp_path: Path) -> None:
     assert summary["status"] == "green" and summary["agent_status"] == "finished"
     brief = (out / "AGENTS.md").read_text()
     assert "`pages/*.kif`" in brief and "; implements:" in brief
+
+
+@pytest.mark.slow
+def test_a_second_opinion_finds_a_disagreement_that_the_first_translator_resolves(
+    tmp_path: Path,
+) -> None:
+    """No reference engine: the first translation forgets that a column is a line, which
+    fuzzing cannot see. The second, scripted from the RulePage gold pages in its own
+    conversation, disagrees; the first translator is sent the shrunk counterexample and
+    both sides' rules, fixes its page and records the ambiguity."""
+    out = tmp_path / "ttt"
+    corpus = CORPORA_DIR / "tic_tac_toe"
+    with FakeOpenAIServer(load_script(DATA / "tic_tac_toe_second_opinion.json")) as server:
+        args = [
+            "ingest", str(corpus / "rules.pdf"), "-o", str(out),
+            "--interface", str(corpus / "interface.toml"),
+            "--base-url", server.base_url, "--model", "any", "--second-opinion",
+        ]  # fmt: skip
+        result = CliRunner().invoke(app, args, env=NO_ENDPOINT)
+    assert result.exit_code == 0, result.output
+    marker = "Another translation of this game exists"
+    second_requests = [r for r in server.received if marker in r.body["messages"][1]["content"]]
+    first_requests = [r for r in server.received if r not in second_requests]
+    assert len(second_requests) == 4 and len(first_requests) == 8
+    # the second conversation is fresh: it never sees the first translation's pages
+    for request in second_requests:
+        text = json.dumps(request.body["messages"])
+        assert "_line(b, mark" not in text and "RulePage" in request.body["messages"][0]["content"]
+    # the first translator gets the disagreement after its finish, with a counterexample
+    # and the rules both sides cite
+    judged = next(r for r in first_requests if r.step == 4).body["messages"]
+    message = judged[-1]["content"]
+    assert judged[-1]["role"] == "user" and "against" in message
+    assert "mark(" in message and "The other translation" in message and "Its rulebook" in message
+    # read_page with side="second" showed the second translation's page
+    read_second = next(r for r in first_requests if r.step == 5).body["messages"][-2]["content"]
+    assert read_second == (out / "second" / "pages" / "win.page").read_text()
+    gold = (corpus / "pages" / "win.rl").read_text()
+    assert (out / "pages" / "win.rl").read_text() == gold
+    assert (out / "second" / "pages" / "win.page").is_file()
+    run = _only_run(out)
+    summary = json.loads((run / "summary.json").read_text())
+    second = summary["second_opinion"]
+    assert second["status"] == "made" and second["target"] == "rulepage"
+    assert second["found"] >= 1 and second["left"] == 0 and second["green"]
+    # the second translation's tokens are apart from the first's
+    assert second["usage"]["tokens"] > 0 and second["usage"]["requests"] == 4
+    assert summary["total"]["requests"] == 8
+    assert "second_opinion" in summary["usage"]
+    second_run = Path(second["run"])
+    assert second_run.parent == out / "second" / "runs"
+    assert json.loads((second_run / "summary.json").read_text())["total"]["requests"] == 4
+    report = json.loads((out / "reports" / "check.json").read_text())
+    assert report["ok"] and "second opinion (200 trajectories)" in report["verdict"]
+    assert summary["agent_ambiguities"][0]["sentences"] == ["5.1"]
+    assert "a line is a row, a column or a diagonal" in (out / "reports" / "check.md").read_text()
+    assert f"{second['found']} found, 0 left" in result.output
+    assert "5.1: a line is a row, a column or a diagonal" in result.output

@@ -323,7 +323,9 @@ def test_check_against_walks_two_translations_in_lockstep(tmp_path: Path) -> Non
     found = [f for f in report.findings if f.stage == "against"]
     assert found and found[0].kind == "oracle_legal"
     assert any(p.path == "pages/turn.page" for p in found[0].pages)
-    assert f"so says {rl_side}: pages/turn.rl" in found[0].expected
+    assert f"so says {rl_side}" in found[0].expected
+    assert found[0].other is not None and found[0].other.label == str(rl_side)
+    assert any(p.startswith("pages/turn.rl") for p in found[0].other.pages)
     assert found[0].counterexample is not None and len(found[0].counterexample) <= 2
 
 

@@ -15,7 +15,7 @@ from rulebook2game.agent.loop import AgentSession, AgentSettings, run_agent
 from rulebook2game.agent.pages import PageStore
 from rulebook2game.agent.prompts import PromptContext, render
 from rulebook2game.agent.runlog import ReplayModel, RunLog, finished_run, open_run
-from rulebook2game.agent.session import run_translation
+from rulebook2game.agent.session import continue_translation, run_translation
 from rulebook2game.agent.state import LoopState, Progress
 from rulebook2game.agent.toolbox import (
     Checker,
@@ -48,6 +48,7 @@ __all__ = [
     "ToolRetry",
     "ToolRunner",
     "Toolbox",
+    "continue_translation",
     "finished_run",
     "open_run",
     "render",

@@ -132,6 +132,11 @@ def convert_finding(record: FindingRecord) -> Finding:
         cites=tuple(dict.fromkeys(cites)),
         cited=tuple((s.id, s.text) for s in record.sections if s.text),
         position=record.position or "",
+        other=record.other.label if record.other else "",
+        other_pages=tuple(record.other.pages) if record.other else (),
+        other_cited=tuple((s.id, s.text) for s in record.other.sections if s.text)
+        if record.other
+        else (),
     )
 
 
@@ -145,9 +150,9 @@ class PipelineChecker:
     def check(self, workspace: Workspace) -> CheckReport:
         from rulebook2game.check.evidence import assess, verdict
         from rulebook2game.check.report import render_markdown, write_report
-        from rulebook2game.check.run import ALL_STAGES, run_check
+        from rulebook2game.check.run import run_check, stages_for
 
-        report = run_check(workspace, ALL_STAGES)
+        report = run_check(workspace, stages_for(workspace.config()))
         write_report(report, workspace.reports_dir)
         compile_stage = report.stage("compile")
         compiled = compile_stage is None or compile_stage.status == "ok"
@@ -170,6 +175,7 @@ class PipelineChecker:
             uncovered_examples=tuple(
                 (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
             ),
+            actions=tuple(report.coverage.actions.items()) if report.coverage else (),
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -110,10 +110,13 @@ class ToolRunner:
         toolbox: Toolbox,
         pages: PageStore,
         on_page_change: Callable[[PageChange], None] | None = None,
+        second: PageStore | None = None,
     ) -> None:
         self.workspace = workspace
         self.toolbox = toolbox
         self.pages = pages
+        self.second = second
+        """The second opinion's pages, when there is one (the ``side="second"`` of page tools)."""
         self.on_page_change = on_page_change
         self.last_checks: CheckReport | None = None
         self._checked_sources: dict[str, str] = {}
@@ -138,24 +141,46 @@ class ToolRunner:
             hint = str(exc.args[0]) if exc.args else ""
             raise ToolRetry("no_such_section", section_id=args.section_id, hint=hint) from None
 
-    def _list_pages(self, args: tools.NoArgs) -> ToolOutcome:
+    def _store(self, side: tools.Side) -> PageStore:
+        if side == "this":
+            return self.pages
+        if self.second is None:
+            raise ToolRetry("no_second_opinion")
+        return self.second
+
+    def logged(self, change: PageChange, side: tools.Side) -> PageChange:
+        """Report ``change`` to the run log (a second opinion's page as ``second/NAME``)."""
+        if side == "second":
+            change = replace(change, name=f"second/{change.name}")
+        if self.on_page_change is not None:
+            self.on_page_change(change)
+        return change
+
+    def _folder(self, store: PageStore) -> str:
+        """The pages folder of ``store`` as the agent knows it (``pages``, ``second/pages``)."""
+        try:
+            return str(store.root.relative_to(self.workspace.root))
+        except ValueError:
+            return str(store.root)
+
+    def _list_pages(self, args: tools.ListPagesArgs) -> ToolOutcome:
         listing = [
             {"name": name, "cites": list(parse_header(source).cites)}
-            for name, source in self.pages.sources().items()
+            for name, source in self._store(args.side).sources().items()
         ]
         return ToolOutcome(render("agent/result.md.j2", kind="pages", pages=listing))
 
     def _read_page(self, args: tools.PageNameArgs) -> ToolOutcome:
-        return ToolOutcome(self.pages.read(args.name))
+        return ToolOutcome(self._store(args.side).read(args.name))
 
     def _write_page(self, args: tools.WritePageArgs) -> ToolOutcome:
-        change = self.pages.write(args.name, args.content)
-        if self.on_page_change is not None:
-            self.on_page_change(change)
+        store = self._store(args.side)
+        change = self.logged(store.write(args.name, args.content), args.side)
         text = render(
             "agent/result.md.j2",
             kind="page_written",
-            name=change.name,
+            folder=self._folder(store),
+            name=args.name.removesuffix(change.suffix),
             suffix=change.suffix,
             created=change.old is None,
             lines=len((change.new or "").splitlines()),
@@ -166,11 +191,14 @@ class ToolRunner:
         return ToolOutcome(text, effect, change.name)
 
     def _delete_page(self, args: tools.PageNameArgs) -> ToolOutcome:
-        change = self.pages.delete(args.name)
-        if self.on_page_change is not None:
-            self.on_page_change(change)
+        store = self._store(args.side)
+        change = self.logged(store.delete(args.name), args.side)
         text = render(
-            "agent/result.md.j2", kind="page_deleted", name=change.name, suffix=change.suffix
+            "agent/result.md.j2",
+            kind="page_deleted",
+            folder=self._folder(store),
+            name=args.name.removesuffix(change.suffix),
+            suffix=change.suffix,
         )
         return ToolOutcome(text, "page_changed", change.name)
 
@@ -186,6 +214,8 @@ class ToolRunner:
 
     def _run_checks(self, args: tools.RunChecksArgs) -> ToolOutcome:
         sources = self.pages.sources()
+        if self.second is not None:
+            sources |= {f"second/{k}": v for k, v in self.second.sources().items()}
         report = self.last_checks
         if args.first == 1 or report is None or sources != self._checked_sources:
             report = self.toolbox.checker.check(self.workspace)
@@ -208,6 +238,7 @@ class ToolRunner:
             uncited_more=max(0, len(report.uncited) - MAX_SENTENCES_SHOWN),
             examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
             examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
+            actions=list(report.actions),
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""
@@ -275,6 +306,11 @@ class ToolRunner:
             "cited": [c for c in cited if c["text"]],
             "not_quoted": unique[MAX_CITES_QUOTED:],
             "position": getattr(finding, "position", ""),
+            "other": finding.other,
+            "other_pages": list(finding.other_pages[:MAX_PAGES_NAMED]),
+            "other_cited": [
+                {"cite": c, "text": _short(t)} for c, t in finding.other_cited[:MAX_CITES_QUOTED]
+            ],
         }
 
     def _cited_text(self, cite: str) -> str:

@@ -193,7 +193,12 @@ def apply_outcome(state: LoopState, outcome: ToolOutcome) -> tuple[LoopState, st
         return replace(state, checks_green=True), outcome.content
     if effect == "checks_failed":
         return (
-            replace(state, checks_green=False, repairs=state.repairs + 1, stage="repair"),
+            replace(
+                state,
+                checks_green=False,
+                repairs=state.repairs + 1,
+                stage="repair" if state.stage == "translate" else state.stage,
+            ),
             outcome.content,
         )
     if effect == "finish":

@@ -54,6 +54,8 @@ class PromptContext:
     max_page_chars: int = 40_000
     page_suffix: str = ".rl"
     """Suffix of a page file of the target (``.rl``, ``.page``)."""
+    independent: bool = False
+    """This is a second opinion: another translation exists and is compared with this one."""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -125,7 +125,7 @@ class RunLog:
         """Keep a page's new version and its diff, and log the change."""
         if self.logged("page_version", turn, call) is not None:
             return
-        stem = f"{turn:04d}-{call}-{change.name}"
+        stem = f"{turn:04d}-{call}-{change.name.replace('/', '-')}"
         files = {"diff": f"pages/{stem}.diff"}
         write_text_atomic(self.root / files["diff"], change.diff())
         if change.new is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from rulebook2game.agent.dispatch import ToolRunner
 from rulebook2game.agent.loop import AgentSession, AgentSettings, initial_state, run_agent
@@ -12,7 +13,7 @@ from rulebook2game.agent.runlog import ReplayModel, RunLog
 from rulebook2game.agent.state import LoopState, Progress
 from rulebook2game.agent.toolbox import Toolbox
 from rulebook2game.agent.tools import tool_specs
-from rulebook2game.llm.messages import Message, message_from_wire
+from rulebook2game.llm.messages import Message, UserMessage, message_from_wire
 from rulebook2game.llm.model import ChatModel
 from rulebook2game.workspace import Workspace
 
@@ -20,7 +21,12 @@ from rulebook2game.workspace import Workspace
 def opening_messages(context: PromptContext, pages: PageStore) -> tuple[Message, ...]:
     """The system prompt and the task of a new run."""
     system = render("agent/system.md.j2", **context.as_dict())
-    task = render("agent/task.md.j2", game=context.game, existing_pages=pages.names())
+    task = render(
+        "agent/task.md.j2",
+        game=context.game,
+        existing_pages=pages.names(),
+        independent=context.independent,
+    )
     state = initial_state(system, task)
     return state.history
 
@@ -59,3 +65,41 @@ def run_translation(
     if log.resumed:
         log.append("resume", events=len(log.events))
     return run_agent(session, LoopState(history=opening))
+
+
+def continue_translation(
+    workspace: Workspace,
+    toolbox: Toolbox,
+    model: ChatModel,
+    settings: AgentSettings,
+    log: RunLog,
+    state: LoopState,
+    message: str,
+    second: PageStore | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> LoopState:
+    """Go on with a conversation that ended: ``message`` is its next user turn.
+
+    Used to bring a second opinion's disagreements to the translator that finished;
+    its page tools then reach the second translation's pages too (``second``). The
+    turns that follow count as stage ``second_opinion``.
+    """
+    pages = PageStore(workspace.pages_dir, suffix=workspace.page_suffix)
+    session = AgentSession(
+        settings=settings,
+        model=ReplayModel(model, log),
+        runner=ToolRunner(workspace, toolbox, pages, second=second),
+        log=log,
+        specs=tool_specs(),
+        on_progress=on_progress or (lambda _p: None),
+    )
+    resumed = replace(
+        state,
+        history=(*state.history, UserMessage(message)),
+        status=None,
+        reason="",
+        stage="second_opinion",
+        checks_green=False,
+        finish_refusals=0,
+    )
+    return run_agent(session, resumed)

@@ -12,8 +12,9 @@ from rulebook2game.llm.usage import Usage
 Status = Literal["finished", "turn_budget", "token_budget", "repair_budget", "model_error"]
 """How a loop ended: the model called ``finish``, a budget ran out, or the endpoint failed."""
 
-Stage = Literal["translate", "repair"]
-"""``translate`` until the checks first find a problem, ``repair`` from then on."""
+Stage = Literal["translate", "repair", "second_opinion"]
+"""``translate`` until the checks first find a problem, ``repair`` from then on;
+``second_opinion`` while judging the disagreements with a second translation."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,12 @@ class Finding:
     """(id, text) of cited rulebook passages the checks already looked up."""
     position: str = ""
     """The position where the problem shows, as the engine renders it."""
+    other: str = ""
+    """For a difference with a second translation: where it is (its game directory)."""
+    other_pages: tuple[str, ...] = ()
+    """Its pages involved."""
+    other_cited: tuple[tuple[str, str], ...] = ()
+    """(id, text) of the rules its pages cite."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,8 @@ class CheckReport:
     """(id, text) of rule sentences no page cites."""
     uncovered_examples: tuple[tuple[str, str], ...] = ()
     """(id, text) of example sentences no scenario cites."""
+    actions: tuple[tuple[str, int], ...] = ()
+    """How often fuzzing played each declared action (0: never legal, or never chosen)."""
 
 
 class Compiler(Protocol):

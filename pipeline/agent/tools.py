@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,13 +32,23 @@ class NoArgs(_Args):
     pass
 
 
+Side = Literal["this", "second"]
+"""Whose pages a page tool works on: this translation's, or the second opinion's."""
+
+
+class ListPagesArgs(_Args):
+    side: Side = "this"
+
+
 class PageNameArgs(_Args):
     name: str = Field(min_length=1, max_length=64)
+    side: Side = "this"
 
 
 class WritePageArgs(_Args):
     name: str = Field(min_length=1, max_length=64)
     content: str
+    side: Side = "this"
 
 
 class RunChecksArgs(_Args):
@@ -78,7 +88,7 @@ class ShowPositionArgs(_Args):
 
 ARG_MODELS: dict[str, type[_Args]] = {
     "read_rulebook": ReadRulebookArgs,
-    "list_pages": NoArgs,
+    "list_pages": ListPagesArgs,
     "read_page": PageNameArgs,
     "write_page": WritePageArgs,
     "delete_page": PageNameArgs,

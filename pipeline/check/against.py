@@ -38,17 +38,23 @@ def _other_side(finding: Finding, index: PageIndex, label: str) -> Finding:
     """``finding`` (located on this side) with the other side's pages and rules added."""
     theirs = index.locate(replace(finding, pages=(), sections=(), location=None))
     pages = [str(p) for p in theirs.pages]
-    cited = [f"{s.id}: {s.text}" if s.text else s.id for s in theirs.sections]
-    where = "; ".join(pages) or "no page found"
-    expected = f"{finding.expected} (so says {label}: {where})"
+    cited = [{"id": s.id, "title": s.title, "text": s.text} for s in theirs.sections]
+    expected = f"{finding.expected} (so says {label})"
     extra = {**finding.extra, "other": label, "other_pages": pages, "other_sections": cited}
     return replace(finding, expected=expected, extra=extra)
+
+
+def _second_opinion(ctx: StageContext) -> str | None:
+    """The second translation ``game.toml`` names, as a path (``None`` without one)."""
+    name = ctx.config.second_opinion
+    return str(ctx.workspace.root / name) if name else None
 
 
 def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     """Walk this game's engine and the engine of ``options["against"]`` in lockstep."""
     started = time.perf_counter()
-    other_dir = ctx.options.get(STAGE)
+    given = ctx.options.get(STAGE)
+    other_dir = given or _second_opinion(ctx)
     if not other_dir:
         return _row("skipped", started, "no other translation (--against)"), ()
     if ctx.engine is None:
@@ -57,7 +63,8 @@ def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
         other_ws: Workspace = open_workspace(Path(str(other_dir)))
     except Rulebook2GameError as exc:
         return _row("error", started, str(exc)), ()
-    label = str(other_dir)
+    # named in game.toml: called by that name (`second`), as the translator knows it
+    label = str(given or ctx.config.second_opinion)
     runs = int(ctx.options.get("oracle", DEFAULT_ORACLE))
     with compile_and_start(other_ws) as other:
         if other.engine is None:

@@ -73,7 +73,7 @@ STAGE_OF: dict[str, str] = {
     "invariants": "fuzz",
     "scenarios": "scenarios",
     "golden_traces": "replay",
-    "second_opinion": "second_opinion",
+    "second_opinion": "against",
     "reference": "oracle",
 }
 """The check stage that produces each kind."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rulebook2game.page_header import header_fields, parse_page_header, split_citations
 from rulebook2game.targets.rl.lexical import code_of
+from rulebook2game.targets.rl.names import canonical_name
 
 _ACT = re.compile(r"^(\s*)(?:act|offer|require|on)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 """An rl action statement, or a RulePage ``offer``/``require``/``on`` clause."""
@@ -132,7 +133,8 @@ def read_page_info(path: Path) -> PageInfo:
         act = _ACT.match(line)
         # `act NAME(...) -> Type:` declares an action function, not an action.
         if act and "->" not in line:
-            declarations.append(_declaration(lines, i, act.group(2)))
+            # `act pass_()` declares the action `pass()`: findings name canonical actions
+            declarations.append(_declaration(lines, i, canonical_name(act.group(2))))
         fun = _FUN.match(line)
         if fun:
             top = not fun.group(1) or (rulepage and len(fun.group(1)) <= _CODE_INDENT)

@@ -74,6 +74,17 @@ class EndRecord(_Model):
     returns: list[float] | None = None
 
 
+class OtherSideRecord(_Model):
+    """The other translation's side of a difference (``check --against``, second opinion)."""
+
+    label: str
+    """Where the other translation is (its game directory)."""
+    pages: list[str] = Field(default_factory=list)
+    """Its pages involved (``pages/turn.page:12 (declares the action)``)."""
+    sections: list[SectionRecord] = Field(default_factory=list)
+    """The rules those pages cite."""
+
+
 class FindingRecord(_Model):
     """A finding as stored in the report."""
 
@@ -92,6 +103,8 @@ class FindingRecord(_Model):
     """How the counterexample ends (terminal flag and returns)."""
     position: str | None = None
     """The position where the finding shows, as the engine renders it."""
+    other: OtherSideRecord | None = None
+    """The other translation's pages and cited rules, for a difference between two."""
 
 
 class StageResult(_Model):
@@ -240,7 +253,26 @@ def finding_record(finding: Finding) -> FindingRecord:
         counterexample=steps,
         end=end,
         position=str(finding.extra["position"]) if finding.extra.get("position") else None,
+        other=_other_record(finding.extra),
     )
+
+
+def _other_record(extra: dict[str, Any]) -> OtherSideRecord | None:
+    if not extra.get("other"):
+        return None
+    sections = [
+        SectionRecord(
+            id=str(s.get("id", "")),
+            title=str(s.get("title", "")),
+            text=_clip(str(s.get("text", "")), SECTION_TEXT_LIMIT),
+        )
+        for s in extra.get("other_sections", [])
+        if isinstance(s, dict)
+    ]
+    return OtherSideRecord(
+        label=str(extra["other"]), pages=[str(p) for p in extra.get("other_pages", [])],
+        sections=sections,
+    )  # fmt: skip
 
 
 def counterexample_trace(record: FindingRecord, game: str, players: int) -> Trace | None:
@@ -347,6 +379,14 @@ def render_markdown(report: CheckReport) -> str:
             out += ["```"]
         if f.position:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
+        if f.other is not None:
+            out += ["", f"The other side ({f.other.label}):", ""]
+            out += [f"- page `{p}`" for p in f.other.pages] or ["- no page found"]
+            for s in f.other.sections[:SECTIONS_QUOTED]:
+                title = f" {s.title}" if s.title else ""
+                out.append(
+                    f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else "")
+                )
     if report.sentences is not None:
         out += ["", *_sentence_lines(report.sentences)]
     if report.notes is not None:
@@ -397,6 +437,13 @@ def render_console(report: CheckReport, console: Console) -> None:
     console.print(table)
     for i, f in enumerate(report.findings, start=1):
         console.print(_finding_panel(i, f))
+    if report.notes is not None and report.notes.ambiguities:
+        console.print("ambiguities the translator resolved:", style="bold")
+        for a in report.notes.ambiguities:
+            why = f" — {a.why}" if a.why else ""
+            console.print(
+                f"  {', '.join(a.sentences)}: {a.reading}{why}", highlight=False, markup=False
+            )
     from rulebook2game.check.evidence import assess, verdict
 
     evidence = assess(report)
@@ -411,7 +458,7 @@ def render_console(report: CheckReport, console: Console) -> None:
 
 
 def _finding_panel(index: int, f: FindingRecord) -> Panel:
-    parts: list[Text] = []
+    parts: list[Text] = [Text(f.message, style="bold")]
     if f.expected or f.actual:
         parts.append(Text(f"expected: {f.expected}\nactual:   {f.actual}"))
     for p in f.pages:
@@ -427,5 +474,11 @@ def _finding_panel(index: int, f: FindingRecord) -> Panel:
         parts.append(Text(f"counterexample ({count} steps):\n" + "\n".join(steps)))
     if f.position:
         parts.append(Text("position where it shows:\n" + f.position.rstrip()))
-    title = f"{index}. {f.kind} ({f.stage}): {f.message}"
-    return Panel(Group(*parts), title=title, title_align="left", border_style="red")
+    if f.other is not None:
+        theirs = [f"page {p}" for p in f.other.pages] or ["no page found"]
+        theirs += [f"§{s.id} {s.title}: {_clip(s.text, 160)}" for s in f.other.sections[:2]]
+        parts.append(Text(f"the other side ({f.other.label}):\n" + "\n".join(theirs), style="cyan"))
+    title = f"{index}. {f.kind} ({f.stage})"
+    # as wide as its content (in a pipe the console is thousands of columns wide), so
+    # the message is its first line rather than a title that would be cut
+    return Panel(Group(*parts), title=title, title_align="left", border_style="red", expand=False)

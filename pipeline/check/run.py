@@ -275,6 +275,14 @@ ALL_STAGES: tuple[Stage, ...] = (
 """The full check: compile, fuzz, replay, scenarios, oracle, leak."""
 
 
+def stages_for(config: GameConfig, options: dict[str, Any] | None = None) -> tuple[Stage, ...]:
+    """The full check of a game: :data:`ALL_STAGES`, then the walk against a second
+    translation when ``options["against"]`` or ``game.toml``'s ``second_opinion`` names one."""
+    if (options or {}).get("against") or config.second_opinion:
+        return (*ALL_STAGES, against_stage)
+    return ALL_STAGES
+
+
 def run_check(
     ws: Workspace,
     stages: Sequence[Stage] = DEFAULT_STAGES,

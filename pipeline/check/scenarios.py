@@ -28,6 +28,9 @@ that is itself an expectation. An ``[[expect]]`` table may hold
 ``chance``      the exact chance outcomes and their probabilities
 ``terminal``    whether the game is over
 ``returns``     the returns, one per seat (the game must be over)
+``state_contains`` texts the position, as the engine renders it, must contain: a
+                board row (``"4 . . . B B . . ."``), a score line; copy them from
+                ``show_position``
 ``cites``       more sentence ids (the sentence this expectation checks)
 ``note``        a few words for the reader
 
@@ -43,10 +46,14 @@ examples like "White has checkers on the 2- and 5-points and rolls 6-3"::
 
 ``state`` is the position in the pages' own terms: the engine's serialized state, as
 ``show_position`` prints it (reach a similar position there, then edit the fields the
-example sets). The pages interpret it (the engine deserializes it), and it is checked
-for consistency: it must read back to the same state and answer who moves. Other keys
-of ``[setup]`` are reserved for a target-level setup hook; a scenario whose setup has
-no ``state`` is reported as not run (never as passed).
+example sets). ``resume_index`` (rl pages) is where the game's main action resumes —
+which ``act`` statement waits for the next action; keep the value ``show_position``
+printed for a position where the same kind of move is due (the same player to place,
+to roll, ...), and edit only the game's own fields. The pages interpret it (the engine
+deserializes it), and it is checked for consistency: it must read back to the same
+state and answer who moves. Other keys of ``[setup]`` are reserved for a target-level
+setup hook; a scenario whose setup has no ``state`` is reported as not run (never as
+passed).
 """
 
 from __future__ import annotations
@@ -97,8 +104,17 @@ class Expectation(_Model):
     chance: dict[str, float] | None = None
     terminal: bool | None = None
     returns: tuple[float, ...] | None = None
+    state_contains: tuple[str, ...] = ()
+    """Texts the rendered position must contain (a board row, ``to move: 1``)."""
     cites: tuple[str, ...] = ()
     note: str = ""
+
+    @field_validator("state_contains")
+    @classmethod
+    def _texts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if any(not text.strip() for text in value):
+            raise ValueError("an empty text is in every position")
+        return value
 
     @field_validator("legal", "allowed", "forbidden")
     @classmethod
@@ -251,7 +267,8 @@ class Failure:
     after: int
     """Actions played when it showed."""
     what: str
-    """illegal | player | legal | allowed | forbidden | chance | terminal | returns | error"""
+    """illegal | player | legal | allowed | forbidden | chance | terminal | returns | state |
+    error"""
     expected: str
     actual: str
     actions: tuple[str, ...] = ()
@@ -285,6 +302,12 @@ def _check(engine: Engine[Any], state: Any, e: Expectation, after: int) -> Failu
             for a, b in zip(got, e.returns, strict=False)
         ):
             return fail("returns", str(list(e.returns)), str(got))
+    if e.state_contains:
+        rendered = engine.render(state)
+        missing = [text for text in e.state_contains if text not in rendered]
+        if missing:
+            shown = ", ".join(repr(t) for t in missing)
+            return fail("state", f"the position to show {shown}", "it does not")
     wants_moves = e.player is not None or e.legal is not None or e.allowed or e.forbidden
     if (wants_moves or e.chance is not None) and terminal:
         return fail("terminal", "the game to go on", "the game is over")

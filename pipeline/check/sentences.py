@@ -86,6 +86,10 @@ def coverage(text: RuleText, pages: Iterable[str], scenarios: Iterable[str]) -> 
     by_scenarios = text.covered(scenarios)
     rules = rule_sentences(text)
     examples = example_sentences(text)
+    # the text of every sentence listed as missing (a rule a scenario cites is still
+    # uncited by pages)
+    missing = [s for s in rules if s.id not in by_pages]
+    missing += [s for s in examples if s.id not in by_scenarios]
     return SentenceCoverage(
         source=text.source,
         rules=len(rules),
@@ -94,7 +98,7 @@ def coverage(text: RuleText, pages: Iterable[str], scenarios: Iterable[str]) -> 
         examples=len(examples),
         examples_covered=sum(s.id in by_scenarios for s in examples),
         uncovered_examples=[s.id for s in examples if s.id not in by_scenarios],
-        texts={s.id: s.text for s in (*rules, *examples) if s.id not in by_pages | by_scenarios},
+        texts={s.id: s.text for s in missing},
     )
 
 

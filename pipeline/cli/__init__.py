@@ -23,6 +23,7 @@ from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
 from rulebook2game.cli import play as _play
 from rulebook2game.cli import regress as _regress
+from rulebook2game.cli import second_opinion as _second_opinion
 from rulebook2game.cli import serve as _serve
 from rulebook2game.cli import tool as _tool
 from rulebook2game.cli import traces as _traces
@@ -42,6 +43,7 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _extract.register,
     _ingest.register,
     _tool.register,
+    _second_opinion.register,
     _check.register,
     _diff.register,
     _regress.register,

@@ -15,7 +15,7 @@ from rulebook2game.check.report import (
     report_json,
     write_report,
 )
-from rulebook2game.check.run import ALL_STAGES, against_stage, run_check
+from rulebook2game.check.run import run_check, stages_for
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.trace import write_text_atomic
@@ -85,11 +85,10 @@ def check(
         }
         if oracle is not None:
             options["oracle_binding"] = oracle
-        stages = ALL_STAGES
         if against is not None:
             open_workspace(against)  # a bad path fails here, before any stage runs
             options["against"] = str(against)
-            stages = (*ALL_STAGES, against_stage)
+        stages = stages_for(ws.config(), options)
         report = run_check(ws, stages, seed=seed, options=options, on_stage=_progress)
         render_console(report, console)
         _print_diagnostics(report)

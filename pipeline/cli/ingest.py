@@ -48,6 +48,20 @@ def _report(result: IngestResult) -> None:
     table.add_row("turns", f"{state.turn} ({state.repairs} repair rounds)")
     cost = "cost unknown (no price for this model)" if total.cost is None else f"${total.cost:.4f}"
     table.add_row("tokens", f"{total.tokens:,}, {total.cached} responses from cache/log; {cost}")
+    second = result.second
+    if second is not None and second.status == "not made":
+        table.add_row("second opinion", f"not made: {second.reason}")
+    elif second is not None:
+        usage = second.usage
+        spent = usage.get("cost_usd")
+        money = "cost unknown" if spent is None else f"${spent:.4f}"
+        table.add_row(
+            "second opinion",
+            f"{second.target} in {second.folder}/ ({second.agent_status}, {second.turns} turns"
+            f"{', reused' if second.status == 'reused' else ''}); "
+            f"tokens {usage.get('tokens', 0):,}; {money}; not counted above",
+        )
+        table.add_row("disagreements", f"{second.found} found, {second.left} left after judging")
     console.print(table)
     _check_report(result)
 
@@ -93,6 +107,14 @@ def ingest_command(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start a new run instead of resuming.")
     ] = False,
+    second_opinion: Annotated[
+        bool,
+        typer.Option(
+            "--second-opinion",
+            help="Then a second translation in a fresh context (the other target), walked "
+            "in lockstep with the first; the first translator judges each disagreement.",
+        ),
+    ] = False,
 ) -> None:
     """Rulebook in, checked rule pages out: extract, translate, check, repair."""
     with fail_cleanly():
@@ -122,12 +144,18 @@ def ingest_command(
             price_out=price_out,
             timeout=timeout,
             resume=not fresh,
+            second_opinion=second_opinion,
         )
         result = _run_with_progress(options)
         if result.outcome == "handed_off":
+            later = (
+                "; for the second opinion, its section 'A second opinion' says how"
+                if second_opinion
+                else ""
+            )
             err_console.print(
                 f"no model endpoint (--base-url, OPENAI_BASE_URL, OPENAI_API_KEY): wrote "
-                f"{result.brief} for a coding agent; nothing checked (exit 3)",
+                f"{result.brief} for a coding agent{later}; nothing checked (exit 3)",
                 highlight=False,
                 soft_wrap=True,
             )

@@ -22,6 +22,7 @@ from rulebook2game.agent.tools import TOOL_NAMES, tool_specs
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError, WorkspaceError
 from rulebook2game.llm.messages import ToolCall
+from rulebook2game.second_opinion import second_pages
 from rulebook2game.workspace import open_workspace
 
 _EXIT = {"retry": 2, "compile_failed": 1, "checks_failed": 1}
@@ -50,7 +51,8 @@ def tool_command(
                 soft_wrap=True,
             )
         toolbox = real_toolbox(rulebook, config.target)
-        runner = ToolRunner(ws, toolbox, PageStore(ws.pages_dir, suffix=ws.page_suffix))
+        pages = PageStore(ws.pages_dir, suffix=ws.page_suffix)
+        runner = ToolRunner(ws, toolbox, pages, second=second_pages(ws))
         outcome = runner.run(ToolCall("cli", name, arguments))
         target = err_console if outcome.effect == "retry" else console
         target.out(outcome.content, end="", highlight=False)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rulebook2game.check.findings import action_name
 from rulebook2game.check.shrink import engine_alternatives, shrink
+from rulebook2game.diff.ambiguities import compare_readings, side_readings
 from rulebook2game.diff.behaviour import StepDifference, Walk, lockstep, random_walks, trace_walk
 from rulebook2game.diff.engines import Compiled, compile_game
 from rulebook2game.diff.model import BehaviourDiff, Citation, GameDiff, PageReview
@@ -78,8 +79,15 @@ def diff_games(old_spec: str, new_spec: str, options: DiffOptions | None = None)
     )
     source = new_rules.source if new_rules.source != "none" else old_rules.source
     behaviour = behaviour_diff(old, new, opts) if opts.behaviour else None
+    readings = compare_readings(side_readings(old_spec, old), side_readings(new_spec, new))
     return GameDiff(
-        old_spec, new_spec, source, reviews, behaviour, command_line(old_spec, new_spec, opts)
+        old_spec,
+        new_spec,
+        source,
+        reviews,
+        behaviour,
+        command_line(old_spec, new_spec, opts),
+        readings,
     )
 
 

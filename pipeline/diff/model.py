@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook2game.diff.ambiguities import AmbiguityChange
 from rulebook2game.diff.behaviour import StepDifference, Walk
 from rulebook2game.diff.pages import PageChange
 
@@ -104,11 +105,17 @@ class GameDiff:
     """``None`` when the behaviour diff was not asked for."""
     command: str
     """The command that reproduces this diff."""
+    ambiguities: tuple[AmbiguityChange, ...] = ()
+    """Recorded ambiguities added, removed or read differently (``finish``'s notes)."""
 
     @property
     def changed(self) -> bool:
-        """Whether the two sides differ in pages or in behaviour."""
-        return bool(self.pages) or (self.behaviour is not None and self.behaviour.changed)
+        """Whether the two sides differ in pages, in recorded ambiguities or in behaviour."""
+        return (
+            bool(self.pages)
+            or bool(self.ambiguities)
+            or (self.behaviour is not None and self.behaviour.changed)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (schema ``rulebook2game-diff/1``)."""

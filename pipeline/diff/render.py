@@ -17,6 +17,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from rulebook2game.diff.ambiguities import change_line
 from rulebook2game.diff.behaviour import StepDifference, Walk
 from rulebook2game.diff.model import BehaviourDiff, GameDiff, PageReview
 
@@ -121,6 +122,10 @@ def render_markdown(diff: GameDiff) -> str:
         lines += ["No page differs.", ""]
     for review in diff.pages:
         lines += _md_page(review)
+    if diff.ambiguities:
+        lines += [f"## Recorded ambiguities ({len(diff.ambiguities)} changed)", ""]
+        lines += [f"- {change_line(c)}" for c in diff.ambiguities]
+        lines += [""]
     if diff.behaviour is not None:
         lines += _md_behaviour(diff.behaviour)
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -194,6 +199,11 @@ def render_html(diff: GameDiff) -> str:
         f"<h2>Pages ({len(diff.pages)} changed)</h2>",
         *(_html_page(r) for r in diff.pages),
     ]
+    if diff.ambiguities:
+        items = "".join(f"<li>{E(change_line(c))}</li>" for c in diff.ambiguities)
+        body.append(
+            f"<h2>Recorded ambiguities ({len(diff.ambiguities)} changed)</h2><ul>{items}</ul>"
+        )
     if diff.behaviour is not None:
         body.append(_html_behaviour(diff.behaviour))
     head = f"<meta charset='utf-8'><title>{E(title)}</title><style>{_CSS}</style>"
@@ -244,6 +254,9 @@ def render_rich(diff: GameDiff) -> RenderableType:
         Text(f"{len(diff.pages)} page(s) changed; rule text from {diff.rules_source}"),
         *(_rich_page(r) for r in diff.pages),
     ]
+    if diff.ambiguities:
+        parts.append(Text(f"recorded ambiguities: {len(diff.ambiguities)} changed", style="bold"))
+        parts += [Text("  " + change_line(c)) for c in diff.ambiguities]
     if diff.behaviour is not None:
         parts.append(_rich_behaviour(diff.behaviour))
     parts.append(Text(f"reproduce: {diff.command}", style="dim"))

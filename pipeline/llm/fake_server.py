@@ -19,6 +19,11 @@ Script file (JSON)::
      ],
      "after": {"content": "what every request past the last step gets"}}
 
+A script may also hold ``"conversations": [{"match": TEXT, "steps": [...]}]``: a request
+whose system prompt or first user message contains TEXT is answered from those steps
+instead (a second agent conversation, e.g. the second translation of
+``ingest --second-opinion``).
+
 ``{"$file": PATH}`` inside arguments is replaced by the file's text (PATH relative
 to the script file). Run it standalone::
 
@@ -72,11 +77,31 @@ class ScriptStep(_Strict):
     fail_always: ScriptFailure | None = None
 
 
+class Conversation(_Strict):
+    """Another conversation the server plays: the one whose opening carries ``match``."""
+
+    match: str
+    """Text of the system prompt or the first user message that picks this conversation."""
+    steps: tuple[ScriptStep, ...] = ()
+    after: ScriptStep | None = None
+
+
 class Script(_Strict):
-    """A whole scripted conversation."""
+    """A whole scripted conversation, and any others told apart by their opening."""
 
     steps: tuple[ScriptStep, ...] = ()
     after: ScriptStep | None = None
+    conversations: tuple[Conversation, ...] = ()
+    """Checked in order before ``steps``: a request whose first two messages contain a
+    conversation's ``match`` is answered from that conversation's steps."""
+
+    def pick(self, body: dict[str, Any]) -> tuple[int, tuple[ScriptStep, ...], ScriptStep | None]:
+        """Which conversation answers ``body`` (0: the main one), its steps and ``after``."""
+        opening = " ".join(str(m.get("content") or "") for m in list(body.get("messages", []))[:2])
+        for number, conversation in enumerate(self.conversations, start=1):
+            if conversation.match in opening:
+                return number, conversation.steps, conversation.after
+        return 0, self.steps, self.after
 
 
 def _resolve_files(value: Any, base: Path) -> Any:
@@ -107,7 +132,7 @@ class Received:
 @dataclass
 class _State:
     script: Script
-    attempts: dict[int, int] = field(default_factory=dict)
+    attempts: dict[tuple[int, int], int] = field(default_factory=dict)
     received: list[Received] = field(default_factory=list)
     log: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -153,13 +178,13 @@ def _plan(
 ) -> tuple[int, ScriptStep | None, ScriptFailure | None]:
     """Which step answers ``body``, and whether this attempt fails first."""
     index = sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
-    steps = state.script.steps
-    step = steps[index] if index < len(steps) else state.script.after
+    conversation, steps, after = state.script.pick(body)
+    step = steps[index] if index < len(steps) else after
     if step is None:
         return index, None, None
     with state.lock:
-        attempt = state.attempts.get(index, 0)
-        state.attempts[index] = attempt + 1
+        attempt = state.attempts.get((conversation, index), 0)
+        state.attempts[(conversation, index)] = attempt + 1
     if step.fail_always is not None:
         return index, step, step.fail_always
     return index, step, step.fail[attempt] if attempt < len(step.fail) else None

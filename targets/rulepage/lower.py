@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rulebook2game.targets.rl.names import rl_name
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
 from rulebook2game.targets.rulepage.syntax import ActionRef, Block, Page, PageProblem, Span, Text
 from rulebook2game.workspace import Interface
@@ -598,14 +599,19 @@ class Composer:
         o.line("        actions:")
         for spec in self.interface.actions:
             kind = self.kinds[spec.name]
-            args = ", ".join(f"BInt<{a.min}, {(a.max or 0) + 1}> {a.name}" for a in spec.args)
-            values = [f"{a.name}.value" for a in spec.args]
+            # an action or argument named as an rl keyword (`pass`) is written `pass_` in rl
+            args = ", ".join(
+                f"BInt<{a.min}, {(a.max or 0) + 1}> {rl_name(a.name)}" for a in spec.args
+            )
+            values = [f"{rl_name(a.name)}.value" for a in spec.args]
             cond = ", ".join(["g", *values])
             step = ", ".join([str(kind.number), *values, *(["0"] * (self.width - len(values)))])
             owner = self.owner.get(spec.name)
             origin = self._origin(owner[1].at) if owner else None
             o.line(
-                f"            act {spec.name}({args}) {{ r2gp_legal__{spec.name}({cond}) }}", origin
+                f"            act {rl_name(spec.name)}({args}) "
+                f"{{ r2gp_legal__{spec.name}({cond}) }}",
+                origin,
             )
             o.line(f"                r2gp_apply(g, r2gp_step({step}))")
         o.line("")

@@ -1,0 +1,1 @@
+../../pipeline/_ingest_second.py

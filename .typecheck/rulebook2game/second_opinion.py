@@ -1,0 +1,1 @@
+../../pipeline/second_opinion.py
