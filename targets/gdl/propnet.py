@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import os
 import shutil
+import signal
 import subprocess
 import time
 from collections import defaultdict
@@ -32,6 +34,11 @@ from pathlib import Path
 import clingo
 
 from rulebook2game.errors import Rulebook2GameError
+
+MAX_SOURCE = 512 * 1024
+"""Characters of C beyond which the network is not compiled (gcc would take minutes)."""
+COMPILE_SECONDS = 120.0
+"""Wall-clock bound of the C compile; past it, clingo answers each state."""
 
 
 class PropnetError(Rulebook2GameError):
@@ -370,6 +377,11 @@ def build_library(source: str, folder: Path) -> Path:
     library = folder / f"propnet-{key}.so"
     if library.is_file():
         return library
+    if len(source) > MAX_SOURCE:
+        raise PropnetError(
+            f"the network is too large to compile ({len(source) >> 10} KiB of C, bound "
+            f"{MAX_SOURCE >> 10} KiB); clingo answers each state"
+        )
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         raise PropnetError("no C compiler (gcc) to build the network")
@@ -377,12 +389,21 @@ def build_library(source: str, folder: Path) -> Path:
     c_file = folder / f"propnet-{key}.c"
     c_file.write_text(source, encoding="utf-8")
     partial = folder / f"propnet-{key}.{time.monotonic_ns()}.so"
-    done = subprocess.run(
+    with subprocess.Popen(
         [compiler, "-O2", "-shared", "-fPIC", "-o", str(partial), str(c_file)],
-        capture_output=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=600,
-    )
+        start_new_session=True,  # so a timeout ends cc1 too, not only the driver
+    ) as proc:
+        try:
+            _, stderr = proc.communicate(timeout=COMPILE_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            partial.unlink(missing_ok=True)
+            raise
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, "", stderr)
     if done.returncode != 0:
         raise PropnetError(f"the network did not compile: {done.stderr.strip()[-300:]}")
     partial.replace(library)

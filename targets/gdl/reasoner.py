@@ -26,6 +26,7 @@ import clingo
 
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.targets.gdl.propnet import (
+    COMPILE_SECONDS,
     TRUE_SLOT,
     Layout,
     Propnet,
@@ -185,6 +186,9 @@ class Reasoner:
         )
         try:
             library = build_library(c_source(observer.rules, layout, top), cache)
+        except subprocess.TimeoutExpired:
+            self.propnet_note = f"the network did not compile within {COMPILE_SECONDS:.0f} s"
+            return
         except (PropnetError, OSError, subprocess.SubprocessError) as exc:
             self.propnet_note = str(exc)
             return
