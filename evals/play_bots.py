@@ -1,7 +1,10 @@
 """Search bot against random bots on every corpus game: win rates, returns, moves/s.
 
     python evals/play_bots.py [--games 100] [--seconds 0.1] [--simulations 500]
-        [--out evals/reports/bots]
+        [--bot search|ismcts] [--out evals/reports/bots]
+
+``--bot ismcts`` plays OpenSpiel's information-set MCTS (:class:`ISMCTSBot`, a fixed
+number of simulations per move, ``--seconds`` unused) instead of the search bot.
 
 Two-player games: the search bot takes seat 0 in half of the games and seat 1 in the
 other half; a win is a return above the opponent's. Games with more players (Hearts):
@@ -22,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import rulebook2game
-from rulebook2game.bots import RandomBot, SearchBot
+from rulebook2game.bots import ISMCTSBot, RandomBot, SearchBot
 from rulebook2game.resources import CORPORA_DIR
 
 
-def play(game: rulebook2game.Game, seat: int, search: SearchBot, rng: RandomBot) -> dict[str, Any]:
+def play(
+    game: rulebook2game.Game, seat: int, search: SearchBot | ISMCTSBot, rng: RandomBot
+) -> dict[str, Any]:
     """One game; the search bot at ``seat``. Returns, its move count and think time."""
     state = game.new_initial_state()
     moves, thinking, longest, longest_cpu = 0, 0.0, 0.0, 0.0
@@ -49,7 +54,9 @@ def play(game: rulebook2game.Game, seat: int, search: SearchBot, rng: RandomBot)
     }
 
 
-def evaluate(name: str, games: int, seconds: float, simulations: int) -> dict[str, Any]:
+def evaluate(
+    name: str, games: int, seconds: float, simulations: int, bot: str = "search"
+) -> dict[str, Any]:
     """``games`` games of one corpus game, search bot against random bots."""
     game = rulebook2game.load(CORPORA_DIR / name)
     players = game.num_players
@@ -59,7 +66,11 @@ def evaluate(name: str, games: int, seconds: float, simulations: int) -> dict[st
     others: list[float] = []
     for g in range(games):
         seat = g % players
-        search = SearchBot(seconds=seconds, simulations=simulations, seed=g)
+        search: SearchBot | ISMCTSBot = (
+            ISMCTSBot(simulations=simulations, seed=g, trust=True)  # checked: loaded above
+            if bot == "ismcts"
+            else SearchBot(seconds=seconds, simulations=simulations, seed=g)
+        )
         result = play(game, seat, search, RandomBot(seed=1000 + g))
         returns = result["returns"]
         mine.append(returns[seat])
@@ -73,6 +84,7 @@ def evaluate(name: str, games: int, seconds: float, simulations: int) -> dict[st
         longest_cpu = max(longest_cpu, result["longest_cpu"])
     return {
         "game": name,
+        "bot": bot,
         "players": players,
         "games": games,
         "wins": wins,
@@ -96,13 +108,14 @@ def render(report: dict[str, Any]) -> str:
         f"Command: `{report['command']}`  ",
         f"Machine: {report['machine']}; {report['seconds']:.0f} s in all.",
         "",
-        "| game | players | games | search wins | draws | win rate | search mean return "
+        "| game | bot | players | games | search wins | draws | win rate | search mean return "
         "| random mean return | s/move (mean / max) | max CPU s/move | moves/s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["results"]:
         lines.append(
-            f"| {r['game']} | {r['players']} | {r['games']} | {r['wins']} | {r['draws']} "
+            f"| {r['game']} | {r.get('bot', 'search')} "
+            f"| {r['players']} | {r['games']} | {r['wins']} | {r['draws']} "
             f"| {r['win_rate']:.0%} | {r['search_mean_return']:.2f} "
             f"| {r['random_mean_return']:.2f} | {r['mean_seconds_per_move']:.3f} / "
             f"{r['max_seconds_per_move']:.3f} | {r['max_cpu_seconds_per_move']:.3f} "
@@ -112,11 +125,17 @@ def render(report: dict[str, Any]) -> str:
         "",
         "A win is a return above every other seat's. With more than two players (Hearts)",
         "the search bot plays one seat against three random seats; compare its mean return",
-        "with the random seats' mean return. Think time is wall clock (the bot stops",
-        "searching at its budget, 0.1 s here); the machine is shared, so the CPU time of the",
-        "slowest move is shown beside the wall-clock one.",
-        "",
+        "with the random seats' mean return. Think time is wall clock; the machine is shared,",
+        "so the CPU time of the slowest move is shown beside the wall-clock one.",
     ]
+    if any(r.get("bot", "search") == "search" for r in report["results"]):
+        lines.append("The search bot stops searching at its time budget (`--seconds`).")
+    if any(r.get("bot") == "ismcts" for r in report["results"]):
+        lines += [
+            "The ismcts bot (OpenSpiel's information-set MCTS) runs `--simulations`",
+            "simulations per move; in a game without hidden information it is the search bot.",
+        ]
+    lines.append("")
     return "\n".join(lines)
 
 
@@ -127,13 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.1, help="think time per move")
     parser.add_argument("--simulations", type=int, default=500, help="most per move")
     parser.add_argument("--only", nargs="*", help="corpus games to play (default: all)")
+    parser.add_argument("--bot", choices=("search", "ismcts"), default="search")
     parser.add_argument("--out", type=Path, default=Path("evals/reports/bots"))
     args = parser.parse_args(argv)
     names = args.only or sorted(p.parent.name for p in CORPORA_DIR.glob("*/game.toml"))
     started = time.perf_counter()
     results = []
     for name in names:
-        results.append(evaluate(name, args.games, args.seconds, args.simulations))
+        results.append(evaluate(name, args.games, args.seconds, args.simulations, args.bot))
         print(json.dumps(results[-1]), flush=True)
     report = {
         "command": "python evals/play_bots.py " + " ".join(sys.argv[1:] if argv is None else argv),

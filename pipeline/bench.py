@@ -15,7 +15,8 @@ Then, side by side, stepping one action per Python call, as people and learners 
 (only for a game whose current pages passed ``check``, or with ``trust``):
 
 - **rl in-process python**: :func:`rulebook2game.load`'s ``State.apply_action`` on
-  ``rng.choice(state.legal_actions())`` (rl chance outcomes are equally likely).
+  ``rng.choice(state.legal_actions())`` (chance outcomes by their odds when the pages
+  weight them, else they are equally likely).
 - **rl in-process batched**: :class:`rulebook2game.game.GameBatch` of
   :data:`BATCH_SIZE` games, one native call per step of all of them, actions chosen in
   Python; finished games start again.
@@ -37,6 +38,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rulebook2game.check.run import ALL_STAGES, run_check
+from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.engine import Engine, random_step
 from rulebook2game.errors import CompileError, OracleError, Rulebook2GameError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
@@ -99,13 +102,36 @@ class BenchRow(BaseModel):
         return self.steps / self.playouts if self.steps is not None and self.playouts else None
 
 
+class CheckTiming(BaseModel):
+    """How long the full default ``check`` of a game took, stage by stage."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seconds: float
+    stages: dict[str, float] = Field(default_factory=dict)
+    """Wall-clock seconds of every stage that ran, in running order."""
+    ok: bool = True
+
+    @property
+    def slowest(self) -> tuple[str, float]:
+        """The stage that took longest, and its seconds."""
+        if not self.stages:
+            return ("-", 0.0)
+        name = max(self.stages, key=self.stages.__getitem__)
+        return (name, self.stages[name])
+
+
 class BenchReport(BaseModel):
     """The rows of one ``bench`` run and their ratios."""
 
     game: str
     budget_seconds: float
+    target: str = "rl"
+    """The game's target (``game.toml``): rows are shown under its name."""
     rows: list[BenchRow] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    check: CheckTiming | None = None
+    """The full default check's times, when the bench was asked for them."""
 
     def row(self, engine: str) -> BenchRow | None:
         """The row of ``engine``, if it ran."""
@@ -122,6 +148,7 @@ class BenchReport(BaseModel):
         """The report with per-row rates and the ratios spelled out."""
         data = self.model_dump(mode="json")
         for row, out in zip(self.rows, data["rows"], strict=True):
+            out["label"] = self.label(row.engine)
             out["per_second"] = round(row.per_second, 1)
             out["mean_length"] = row.mean_length
             steps = row.steps_per_second
@@ -145,6 +172,13 @@ class BenchReport(BaseModel):
             return None
         x, y = a.steps_per_second, b.steps_per_second
         return x / y if x is not None and y else None
+
+    def label(self, engine: str) -> str:
+        """How row ``engine`` is shown: the rows of our own build carry the target's
+        name (``rulepage native (-O2)``); the engine keys stay the same for every target."""
+        if engine.startswith("rl ") and self.target != "rl":
+            return f"{self.target} {engine[3:]}"
+        return engine
 
 
 NATIVE = "rl native (-O2)"
@@ -239,11 +273,16 @@ def bench_in_process(game: Game, seconds: float, seed: int, max_steps: int) -> B
     rng = random.Random(seed)
     games = steps = 0
     started = time.process_time()
+    weighted = game.has_weighted_chance  # else chance outcomes are equally likely
     while time.process_time() - started < seconds or games == 0:
         state = game.new_initial_state()
         n = 0
         while not state.is_terminal() and n < max_steps:
-            state.apply_action(rng.choice(state.legal_actions()))
+            if weighted and state.is_chance_node():
+                ids, odds = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(ids, odds)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
             n += 1
         games, steps = games + 1, steps + n
     spent = time.process_time() - started
@@ -343,7 +382,7 @@ def bench_workspace(
     if oracle_name is not None:
         require_openspiel_game(oracle_name)  # before spending seconds on the other engines
     limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS
-    report = BenchReport(game=config.name, budget_seconds=seconds)
+    report = BenchReport(game=config.name, budget_seconds=seconds, target=config.target)
     runs: list[Callable[[], BenchRow]] = []
     with compile_and_start(ws, optimized=True) as made:
         engine = made.engine
@@ -392,3 +431,15 @@ def _add_verdict(report: BenchReport) -> None:
         report.notes.append(
             f"native loop is {ratio:.1f}x OpenSpiel C++, below the {GOAL_RATIO:g}x goal"
         )
+
+
+def time_check(ws: Workspace, seed: int = 0, request_timeout: float = 3.0) -> CheckTiming:
+    """Run the full default ``check`` of ``ws`` (as the command does) and time its stages."""
+    options: dict[str, object] = {
+        "fuzz": DEFAULT_FUZZ,
+        "oracle": DEFAULT_ORACLE,
+        "request_timeout": request_timeout,
+    }
+    report = run_check(ws, ALL_STAGES, seed=seed, options=options)
+    stages = {stage.name: stage.seconds for stage in report.stages}
+    return CheckTiming(seconds=round(report.seconds, 3), stages=stages, ok=report.ok)

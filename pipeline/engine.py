@@ -17,6 +17,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
+from rulebook2game.errors import EngineFault
+
 CHANCE = -1
 TERMINAL = -4
 
@@ -102,6 +104,20 @@ class ObservingEngine(Engine[S], Protocol[S]):
     def clone(self, state: S) -> S:
         """An independent copy of ``state`` (states are values: may return it)."""
         ...
+
+
+def chance_probabilities(outcomes: Sequence[str], weights: Sequence[int]) -> list[float]:
+    """The probability of each chance outcome from the pages' weights (a weight over
+    their sum).
+
+    Raises:
+        EngineFault: a weight is not positive (an offered outcome must be possible).
+    """
+    bad = [f"{a} has weight {w}" for a, w in zip(outcomes, weights, strict=True) if w <= 0]
+    if bad:
+        raise EngineFault("error", f"chance outcome weights must be positive: {', '.join(bad)}")
+    total = float(sum(weights))
+    return [w / total for w in weights]
 
 
 def draw_chance(outcomes: Sequence[tuple[str, float]], rng: random.Random) -> str:

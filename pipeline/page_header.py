@@ -5,10 +5,11 @@ A page opens with a block of ``#`` comment lines::
     # page: scoring
     # implements: 6.1, 6.2#3
 
-A GDL page (KIF, whose comments start with ``;``) writes the same block with ``;``::
+A GDL page (KIF, whose comments start with ``;``) and a target whose language comments
+with ``//`` (``rbg``) write the same block with their own comment mark::
 
     ; page: scoring
-    ; implements: 6.1
+    // implements: 6.1
 
 Only that leading block counts; the first line of each key wins. ``implements``
 (also spelled ``sections`` or ``cites``) lists rulebook citations: a section id
@@ -21,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_HEADER_KEY = re.compile(r"^(?:#|;+)\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
-COMMENT_MARKS = ("#", ";")
-"""What starts a header comment line: ``#`` (rl, RulePage) or ``;`` (GDL's KIF)."""
+_HEADER_KEY = re.compile(r"^(?:#|;+|//)\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+COMMENT_MARKS = ("#", ";", "//")
+"""What starts a header comment line: ``#`` (rl, RulePage), ``;`` (GDL's KIF), ``//`` (rbg)."""
 _CITE_SPLIT = re.compile(r"[,\s;]+")
 CITATION_KEYS = ("implements", "sections", "cites")
 

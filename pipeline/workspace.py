@@ -116,12 +116,39 @@ class ChanceSpec(_Model):
     actions: tuple[str, ...] = ()
 
 
+class SeatsSpec(_Model):
+    """The rulebook's names of the players, in engine order, and who makes the first move.
+
+    ``[seats] names = ["Black", "White"]; first = "Black"``: seat 0 is Black. The
+    checks assert that the engine has one seat per name and that, from the opening
+    (chance steps taking their first outcome), ``first`` is the first seat to move.
+    """
+
+    names: tuple[str, ...] = Field(min_length=1)
+    first: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SeatsSpec:
+        if any(not n.strip() for n in self.names):
+            raise ValueError("seat names must not be empty")
+        if len(set(self.names)) != len(self.names):
+            raise ValueError("seat names must differ")
+        if self.first is not None and self.first not in self.names:
+            raise ValueError(f"first seat {self.first!r} is not one of {list(self.names)}")
+        return self
+
+    def label(self, seat: int) -> str:
+        """``1 (White)``: a seat number with its name (the number alone if unnamed)."""
+        return f"{seat} ({self.names[seat]})" if 0 <= seat < len(self.names) else str(seat)
+
+
 class Interface(_Model):
     """The contents of ``interface.toml``."""
 
     actions: tuple[ActionSpec, ...] = ()
     chance: ChanceSpec = ChanceSpec()
     invariants: tuple[InvariantSpec, ...] = ()
+    seats: SeatsSpec | None = None
 
     def action(self, name: str) -> ActionSpec | None:
         """The declared action called ``name``, if any."""

@@ -13,7 +13,12 @@ cover (``rulebook2game.traces.search.choose``), in two rounds:
 1. every ending signature (draw, or which seats got the best return, with the sum of
    the returns: a hearts moon shot by each seat is its own signature), every action
    kind and every argument value that any candidate reaches;
-2. every mutant of the gold pages that the replay of some candidate kills.
+2. every mutant of the gold pages that the replay of some candidate kills. A mutant
+   that no kept candidate kills is hunted through the next :data:`HUNT` finished walks,
+   in seed order, until one kills it; that walk joins the candidates (pig's turn total starting
+   at 1 is killed only by a game where player 0 holds a lucky first turn and later
+   stands at exactly 99; breakthrough's black counted as 8 pieces only by a game where
+   white captures eight).
 
 Why mutants stand in for line and branch coverage: the checked build of the pages is
 native code that rlc generates, and per-line counters would need a second, instrumented
@@ -41,7 +46,7 @@ from rulebook2game.oracle import load_oracle
 from rulebook2game.traces.search import (
     SELECTION_FILE,
     choose,
-    oracle_candidates,
+    oracle_walks,
     rule_mutants,
     selection_record,
 )
@@ -51,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WALKS = 3000
 """Seeded walks per game (cheap: OpenSpiel plays them in seconds)."""
 MAX_TRACES = 12
+HUNT = 600
+"""Reserve walks replayed, at most, through each mutant no kept candidate kills."""
 WORKERS = 1
 
 
@@ -61,7 +68,7 @@ def golden_files(game_dir: Path, *, workers: int = WORKERS) -> dict[str, str]:
         raise SystemExit(f"{game_dir}: game.toml names no oracle")
     engine = load_oracle(config.oracle, game_dir)
     limit = config.max_game_length or 10_000
-    candidates = oracle_candidates(engine, game=config.name, walks=WALKS, max_steps=limit)
+    candidates, reserve = oracle_walks(engine, game=config.name, walks=WALKS, max_steps=limit)
     mutants = rule_mutants(game_dir)
 
     seen = [0]
@@ -79,6 +86,8 @@ def golden_files(game_dir: Path, *, workers: int = WORKERS) -> dict[str, str]:
         cache=game_dir / "build" / "trace-adequacy.json",
         workers=workers,
         on_mutant=progress,
+        reserve=reserve,
+        hunt_limit=HUNT,
     )
     out = {
         f"{p.candidate.name}.jsonl": p.candidate.trace.to_jsonl() for p in choice.selection.picks

@@ -207,6 +207,22 @@ def row(game: str, label: str, mutants: list[Mutant], v: Verdicts) -> tuple[str,
     return "| " + " | ".join(cells) + " |", gap
 
 
+def merge_rows(
+    text: str, start: str, end: str, lines: list[str], gaps: list[str]
+) -> tuple[list[str], list[str]]:
+    """``lines`` (table) and ``gaps`` with the rows of games not measured now kept from
+    the section between ``start`` and ``end`` of ``text``, every row sorted by game."""
+    if start not in text:
+        return lines, gaps
+    old = text[text.index(start) : text.index(end)].splitlines()
+    measured = {row.split("|")[1].strip() for row in lines[2:]}
+    kept = [r for r in old if r.startswith("| ") and r.split("|")[1].strip() not in measured]
+    kept = [r for r in kept if not r.startswith("| game |")]
+    old_gaps = [g for g in old if g.startswith("- ") and g[2:].split(" ")[0] not in measured]
+    rows = sorted([*lines[2:], *kept], key=lambda r: r.split("|")[1].strip())
+    return [*lines[:2], *rows], sorted([*gaps, *old_gaps])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", type=Path)
@@ -247,6 +263,8 @@ def main() -> int:
             print(text)
     mode = "-all" if args.after_only else ""
     start, end = MARK.format(mode, "start"), MARK.format(mode, "end")
+    if args.games:  # some games measured: keep the other games' rows of the last table
+        lines, gaps = merge_rows(REPORT.read_text(encoding="utf-8"), start, end, lines, gaps)
     sampled = args.sample and not args.after_only
     command = "python scripts/regress_vs_check.py --before " + args.before
     command += (

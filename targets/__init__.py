@@ -20,6 +20,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "rl": ("rulebook2game.targets.rl.target", ".rl"),
     "rulepage": ("rulebook2game.targets.rulepage.target", ".page"),
     "gdl": ("rulebook2game.targets.gdl.target", ".kif"),
+    "rbg": ("rulebook2game.targets.rbg.target", ".rbg"),
 }
 """Target name -> (module holding its ``TARGET``, page file suffix).
 

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from rulebook2game.cli import app
@@ -34,3 +35,24 @@ def test_a_folder_without_games_is_bad_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["bench", str(tmp_path), "--all", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "no game directories" in result.output
     assert not list(tmp_path.glob("*-bench.*"))
+
+
+@pytest.mark.slow
+def test_check_times_and_the_slowest_stage_per_game(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe",
+        corpus / "tic_tac_toe",
+        ignore=shutil.ignore_patterns("build", "reports"),
+    )
+    out = tmp_path / "reports"
+    args = ["bench", str(corpus), "--all", "--check", "--seconds", "0.05", "--out", str(out)]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    (json_path,) = out.glob("*-bench.json")
+    (game,) = json.loads(json_path.read_text())["games"]
+    check = game["check"]
+    assert check["ok"] and {"compile", "fuzz", "oracle"} <= set(check["stages"])
+    assert check["seconds"] >= max(check["stages"].values()) > 0
+    slowest = max(check["stages"], key=check["stages"].__getitem__)
+    assert f"| {slowest} " in json_path.with_suffix(".md").read_text()

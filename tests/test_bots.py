@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulebook2game
-from rulebook2game.bots import RandomBot, SearchBot
+from rulebook2game.bots import ISMCTSBot, RandomBot, SearchBot
 from rulebook2game.check.report import write_report
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.errors import NotCheckedError
@@ -90,3 +90,36 @@ def test_the_table_offers_the_search_bot_for_checked_games(tmp_path: Path) -> No
         ws = open_workspace(root)
         write_report(run_check(ws, ALL_STAGES, options={"fuzz": 20, "oracle": 2}), ws.reports_dir)
         assert make_bot("search").choose(rl, start, 0, random.Random(0)) in rl.legal_actions(start)
+
+
+def _hearts_decision(seed: int) -> tuple[rulebook2game.Game, rulebook2game.State]:
+    game = rulebook2game.load(CORPORA_DIR / "hearts", trust=True)
+    state = game.new_initial_state()
+    bot = RandomBot(seed=seed)
+    while state.is_chance_node() or len(state.legal_actions()) == 1:
+        state.apply(bot.step(game, state))
+    return game, state
+
+
+def test_a_drawn_state_depends_on_what_the_seat_sees_not_on_who_holds_what() -> None:
+    _, state = _hearts_decision(4)
+    seat = state.current_player()
+    other = state.resampled(seat, 99)  # the same view, the others' cards dealt anew
+    assert other is not None and other.render() != state.render()
+    for seed in range(3):
+        a, b = state.resampled(seat, seed), other.resampled(seat, seed)
+        assert a is not None and b is not None and a.render() == b.render()
+
+
+def test_ismcts_plays_hearts_from_what_its_seat_sees() -> None:
+    game, state = _hearts_decision(4)
+    seat = state.current_player()
+    other = state.resampled(seat, 99)
+    assert other is not None
+    first = ISMCTSBot(simulations=30, seed=5, trust=True).step(game, state)
+    second = ISMCTSBot(simulations=30, seed=5, trust=True).step(game, other)
+    assert first in state.legal_action_texts()
+    assert first == second  # the other seats' true cards changed nothing it decided
+    bot = ISMCTSBot(simulations=30, seed=5, trust=True)
+    assert bot.step(game, state) == first and bot.last is not None and bot.last.searched
+    assert make_bot("ismcts").__class__ is ISMCTSBot

@@ -50,3 +50,47 @@ def test_a_public_copy_of_the_deal_is_a_leak_with_a_counterexample(tmp_path: Pat
     i, j = ours.index(first), ours.index(second)
     assert f"(step {i})" in finding.message and f"(step {j})" in finding.message
     assert first.startswith("deal(") and second.startswith("deal(")
+
+
+def _without_reference(root: Path) -> Path:
+    toml = root / "game.toml"
+    lines = [line for line in toml.read_text().splitlines() if not line.startswith("oracle")]
+    toml.write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_without_a_reference_gold_hearts_is_compared_and_does_not_leak(tmp_path: Path) -> None:
+    root = _without_reference(_hearts(tmp_path))
+    report = run_check(open_workspace(root), (compile_stage, leak_stage), options=OPTIONS)
+    stage = report.stage("leak")
+    assert stage is not None and stage.status == "ok", stage
+    assert "no reference" in stage.summary and stage.stats["compared"] > 0
+    assert not report.findings
+
+
+def test_without_a_reference_a_public_copy_of_the_deal_is_still_a_leak(tmp_path: Path) -> None:
+    root = _without_reference(_hearts(tmp_path))
+    pages = root / "pages"
+    _edit(pages / "cards.rl", "    Int passes\n", "    Int passes\n    Int[CARDS] dealt_to\n")
+    dealt = "    t.hands[t.dealt % PLAYERS].value[card] = true\n"
+    _edit(pages / "setup.rl", dealt, dealt + "    t.dealt_to[card] = t.dealt % PLAYERS\n")
+    report = run_check(open_workspace(root), (compile_stage, leak_stage), options=OPTIONS)
+    assert [f.kind for f in report.findings] == [LEAK]
+    finding = report.findings[0]
+    assert "own private values are the same" in finding.message
+    assert finding.expected != finding.actual and finding.counterexample is not None
+    first, second = finding.actions
+    assert first.startswith("deal(") and second.startswith("deal(")
+
+
+def test_without_a_reference_a_game_with_nothing_private_has_nothing_to_compare(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "pig"
+    shutil.copytree(CORPORA_DIR / "pig", root, ignore=shutil.ignore_patterns("build", "reports"))
+    report = run_check(
+        open_workspace(_without_reference(root)), (compile_stage, leak_stage), options=OPTIONS
+    )
+    stage = report.stage("leak")
+    assert stage is not None and stage.status == "ok" and stage.stats["compared"] == 0, stage
+    assert "no player holds private values" in stage.summary

@@ -127,6 +127,7 @@ COMMANDS = (
     "diff",
     "regress",
     "traces",
+    "mutants",
     "eval",
     "bench",
     "play",

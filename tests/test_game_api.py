@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import random
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -174,3 +178,59 @@ def test_a_rulepage_game_loads_in_process_once_checked(tmp_path: Path) -> None:
     assert len(state.legal_action_texts()) == 9
     state.apply("mark(row=1, col=1)")
     assert state.current_player() == 1
+
+
+def test_copies_are_deep_for_plain_states_and_for_states_that_own_memory() -> None:
+    plain = rulebook2game.load(CORPORA_DIR / "tic_tac_toe", trust=True)
+    owning = rulebook2game.load(
+        Path(__file__).parent / "data" / "rulepage" / "loaded_die", trust=True
+    )  # its state keeps a Vector of log lines
+    assert plain._native.plain and not owning._native.plain
+    for game, first in ((plain, "mark(row=1, col=1)"), (owning, "throw()")):
+        start = game.new_initial_state()
+        start.apply(first)
+        copy = start.clone()
+        copy.apply_action(copy.legal_actions()[0])
+        fresh = game.new_initial_state()
+        assert start.serialize() != copy.serialize() != fresh.serialize()
+        assert fresh.legal_actions() == game.new_initial_state().legal_actions()
+        assert len(start.history()) == 1 and len(copy.history()) == 2
+    owning_state = owning.new_initial_state()
+    for action in ("throw()", "face(value=6)"):
+        owning_state.apply(action)
+    kept = owning_state.clone()
+    owning_state.apply("throw()")
+    assert kept.log_lines() == ["a six for player 0"] and owning_state.log_lines() == []
+
+
+def test_the_c_step_and_the_ctypes_step_agree() -> None:
+    for name in ("tic_tac_toe", "hearts"):
+        game = rulebook2game.load(CORPORA_DIR / name, trust=True)
+        assert game._fast  # the C extension builds with the compiler rlc links with
+        rng = random.Random(3)
+        for _ in range(5):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                assert game._ctypes_step(ctypes.byref(state._g), -1) == state.legal_actions()
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert game._ctypes_step(ctypes.byref(state._g), -1) == []
+
+
+def test_without_the_c_extension_games_step_through_ctypes() -> None:
+    script = (
+        "import random, rulebook2game\n"
+        f"game = rulebook2game.load({str(CORPORA_DIR / 'connect_four')!r}, trust=True)\n"
+        "state, rng = game.new_initial_state(), random.Random(5)\n"
+        "while not state.is_terminal():\n"
+        "    state.apply_action(rng.choice(state.legal_actions()))\n"
+        "print(game._fast, state.history(), state.returns())\n"
+    )
+    env = dict(os.environ, RULEBOOK2GAME_NO_FAST_STEP="1")
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    game = rulebook2game.load(CORPORA_DIR / "connect_four", trust=True)
+    state, rng = game.new_initial_state(), random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert done.stdout.split(" ", 1) == ["False", f"{state.history()} {state.returns()}\n"]

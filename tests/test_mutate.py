@@ -114,7 +114,8 @@ def test_single_precondition_drops_the_braces() -> None:
 
 
 def test_enumeration_is_deterministic_and_sampled(tmp_path: Path) -> None:
-    pages = {"turn": PAGE, "other": "fun f() -> Int:\n    return 1 + 2\n"}
+    seat = "\nfun get_current_player(Game g) -> Int:\n    return g.current\n"
+    pages = {"turn": PAGE + seat, "other": "fun f() -> Int:\n    return 1 + 2\n"}
     every = enumerate_mutants(pages)
     assert [m.id for m in every] == [m.id for m in enumerate_mutants(pages)]
     assert len({m.id for m in every}) == len(every)

@@ -190,7 +190,8 @@ def test_bot_protocol_and_kinds() -> None:
     assert isinstance(bot, Bot)
     state = Race().apply(Race().initial(), "coin(side=0)")
     assert bot.choose(Race(), state, 0, random.Random(0)) in Race().legal_actions(state)
-    with pytest.raises(PlayError.__mro__[1], match="unknown bot 'wise'; known: random"):
+    known = "unknown bot 'wise'; known: ismcts, random, search"
+    with pytest.raises(PlayError.__mro__[1], match=known):
         make_bot("wise")
 
 

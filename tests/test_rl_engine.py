@@ -168,7 +168,7 @@ def test_playout_rng_reproduces_the_native_choices(dice: RlEngine) -> None:
     for game in games:
         state, actions = dice.initial(), []
         while not dice.is_terminal(state):
-            index = rng.pick(len(dice.action_texts), dice.legal_indices(state))
+            index = rng.pick(len(dice.action_texts), dice.legal_indices(state), dice.action_points)
             assert index is not None
             actions.append(dice.action_texts[index])
             state = dice.apply(state, actions[-1])

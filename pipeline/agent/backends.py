@@ -115,6 +115,11 @@ def _trace_text(record: FindingRecord) -> str:
     return "\n".join(lines)
 
 
+def _page_named(page: str, role: str) -> str:
+    """A page as a finding names it: with the lines that ran, when the check knows them."""
+    return f"{page} ({role})" if role.startswith("lines ") else page
+
+
 def convert_finding(record: FindingRecord) -> Finding:
     """A check report's ``FindingRecord`` as the agent shows it."""
     message = record.message
@@ -128,7 +133,7 @@ def convert_finding(record: FindingRecord) -> Finding:
         kind=record.kind,
         message=message,
         trace=_trace_text(record),
-        pages=tuple(dict.fromkeys(p.page for p in record.pages)),
+        pages=tuple(dict.fromkeys(_page_named(p.page, p.role) for p in record.pages)),
         cites=tuple(dict.fromkeys(cites)),
         cited=tuple((s.id, s.text) for s in record.sections if s.text),
         position=record.position or "",
@@ -152,7 +157,7 @@ class PipelineChecker:
         from rulebook2game.check.report import render_markdown, write_report
         from rulebook2game.check.run import run_check, stages_for
 
-        report = run_check(workspace, stages_for(workspace.config()))
+        report = run_check(workspace, stages_for(workspace.config(), lines=True))
         write_report(report, workspace.reports_dir)
         compile_stage = report.stage("compile")
         compiled = compile_stage is None or compile_stage.status == "ok"
@@ -176,6 +181,7 @@ class PipelineChecker:
                 (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
             ),
             actions=tuple(report.coverage.actions.items()) if report.coverage else (),
+            unexecuted=convert_finding(report.unexecuted) if report.unexecuted else None,
         )
 
 

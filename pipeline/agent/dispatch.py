@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from rulebook2game.agent import evidence_tools, tools
+from rulebook2game.agent import evidence_tools, mutant_tools, tools
 from rulebook2game.agent.errors import ToolRetry
 from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
@@ -239,6 +239,7 @@ class ToolRunner:
             examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
             examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
             actions=list(report.actions),
+            unexecuted=self._finding_view(report.unexecuted) if report.unexecuted else None,
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""
@@ -274,6 +275,14 @@ class ToolRunner:
         text = render("agent/result.md.j2", kind="scenario_deleted", name=name)
         return ToolOutcome(text, "page_changed", f"scenario {name}")
 
+    def _run_mutants(self, args: tools.RunMutantsArgs) -> ToolOutcome:
+        result = mutant_tools.run_page_mutants(self.workspace, args.max, args.survivors)
+        return ToolOutcome(render("agent/result.md.j2", kind="mutants", **result))
+
+    def _review_mutant(self, args: tools.ReviewMutantArgs) -> ToolOutcome:
+        reviewed = mutant_tools.review_mutant(self.workspace, args.id, args.why)
+        return ToolOutcome(render("agent/result.md.j2", kind="mutant_reviewed", **reviewed))
+
     def _show_position(self, args: tools.ShowPositionArgs) -> ToolOutcome:
         viewer = self.toolbox.positions
         if viewer is None:
@@ -288,7 +297,7 @@ class ToolRunner:
         if not cites:
             for page in finding.pages:
                 try:
-                    cites.extend(parse_header(self.pages.read(page)).cites)
+                    cites.extend(parse_header(self.pages.read(page.split(" ", 1)[0])).cites)
                 except ToolRetry:
                     continue
         known = dict(finding.cited)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from pydantic import ValidationError
 
 from rulebook2game.errors import WorkspaceError
 from rulebook2game.resources import PROMPTS_DIR
+from rulebook2game.workspace import SeatsSpec
 
 
 @lru_cache(maxsize=4)
@@ -58,7 +61,18 @@ class PromptContext:
     """This is a second opinion: another translation exists and is compared with this one."""
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields, and ``seats`` (``[seats]`` of the interface, or ``None``)."""
+        return {**asdict(self), "seats": self.seats()}
+
+    def seats(self) -> dict[str, Any] | None:
+        """``{"names": [...], "first": ...}`` from the interface's ``[seats]``, if declared."""
+        if self.interface is None:
+            return None
+        try:
+            table = tomllib.loads(self.interface).get("seats")
+            return SeatsSpec.model_validate(table).model_dump() if table else None
+        except (tomllib.TOMLDecodeError, ValidationError):
+            return None
 
 
 def target_reference(target: str) -> str:

@@ -85,6 +85,8 @@ class CheckReport:
     """(id, text) of example sentences no scenario cites."""
     actions: tuple[tuple[str, int], ...] = ()
     """How often fuzzing played each declared action (0: never legal, or never chosen)."""
+    unexecuted: Finding | None = None
+    """Page lines no check executed (shown like a finding; the checks can be green)."""
 
 
 class Compiler(Protocol):

@@ -81,6 +81,16 @@ class ScenarioNameArgs(_Args):
     name: str = Field(min_length=1, max_length=64)
 
 
+class RunMutantsArgs(_Args):
+    max: int = Field(default=40, ge=0)
+    survivors: bool = False
+
+
+class ReviewMutantArgs(_Args):
+    id: str = Field(min_length=1)
+    why: str = Field(min_length=1)
+
+
 class ShowPositionArgs(_Args):
     actions: list[str] = Field(default_factory=list)
     state: str | None = None
@@ -98,6 +108,8 @@ ARG_MODELS: dict[str, type[_Args]] = {
     "list_scenarios": NoArgs,
     "delete_scenario": ScenarioNameArgs,
     "show_position": ShowPositionArgs,
+    "run_mutants": RunMutantsArgs,
+    "review_mutant": ReviewMutantArgs,
     "finish": FinishArgs,
 }
 """Every tool, in the order the model is shown them."""

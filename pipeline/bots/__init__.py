@@ -9,9 +9,12 @@ it chooses for the player to move. ``engine_or_game`` is an
 - :class:`SearchBot`: Monte Carlo tree search for any number of players, chance and
   hidden information; with hidden information it searches states drawn again from
   what its seat may see, never the true hidden state.
+- :class:`ISMCTSBot`: OpenSpiel's information-set MCTS on the game registered with
+  OpenSpiel, nodes keyed by what each seat sees, states drawn again the same way.
 """
 
+from rulebook2game.bots._ismcts import ISMCTSBot, ISMCTSStats
 from rulebook2game.bots._random import RandomBot
 from rulebook2game.bots._search import SearchBot, SearchStats
 
-__all__ = ["RandomBot", "SearchBot", "SearchStats"]
+__all__ = ["ISMCTSBot", "ISMCTSStats", "RandomBot", "SearchBot", "SearchStats"]

@@ -18,7 +18,7 @@ from rulebook2game.diff.rules import RuleText
 from rulebook2game.page_header import CITATION_KEYS, COMMENT_MARKS, split_citations
 from rulebook2game.targets import page_suffix_for
 
-_HEADER_KEY = re.compile(r"^(?:#|;+)\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+_HEADER_KEY = re.compile(r"^(?:#|;+|//)\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
 """A ``# key: value`` header line (as :mod:`rulebook2game.page_header` reads it)."""
 
 

@@ -49,6 +49,10 @@ ORACLE_TERMINAL = "oracle_terminal"
 ORACLE_RETURNS = "oracle_returns"
 SCENARIO = "scenario"
 """A scenario (a rulebook example, ``scenarios/*.toml``) broke an expectation."""
+UNEXECUTED = "unexecuted"
+"""Page lines no check executed (the ``lines`` stage): missing evidence, not a wrong rule."""
+SEATS = "seats"
+"""The engine's seats differ from ``[seats]`` of interface.toml (count, who moves first)."""
 
 HOOKS_OF = {
     "returns": ("score",),
@@ -76,6 +80,7 @@ KINDS = (
     ORACLE_TERMINAL,
     ORACLE_RETURNS,
     SCENARIO,
+    SEATS,
 )
 
 _SUFFIXES = "|".join(re.escape(s.lstrip(".")) for s in page_suffixes())

@@ -7,10 +7,28 @@ reference gives a player the same information state in both trajectories, the pl
 cannot tell them apart, so the engine must give that player the same observation (text
 and tensor). A difference is a leak, reported with both trajectories.
 
-Needs a reference engine with information states (OpenSpiel): without one the stage is
-skipped, and for a game the reference calls perfect-information there is nothing to
-hide. Options (in the check's context): ``leak`` walks (default 8, 0 skips),
-``leak_pairs`` swaps tried per walk (default 12).
+With a reference engine that has information states (OpenSpiel), the reference says
+when a player cannot tell the two trajectories apart; for a game the reference calls
+perfect-information there is nothing to hide.
+
+Without one, the game's own declarations say it (rl's ``Hidden``/``HiddenInformation``,
+which both targets lower to): the engine walks alone, swaps two chance outcomes the same
+way and replays the rest while the same players move (who moves is public), and at
+each compared step splits every player's observation tensor into what all
+players see (the tensor of an observer who is no player) and the player's private
+values (the rest). Where the swap changed some other player's private values and left
+player ``p``'s own private values as they were, ``p`` holds exactly the same knowledge
+in both games, so ``p``'s observation (text and tensor) must be the same: a difference
+means that public state carries what only others may know (a leak). What this covers:
+private values held by one player (hands, set-aside cards, anything in a
+``HiddenInformation`` with an owner) that leak through public state or through the
+printed observation. Not covered: values no player may see (``Hidden``, an undealt
+deck), whose leaks show only against a reference; and a game whose rules make a
+private value partly public (a suit announced), which must declare the announced
+part as public state of its own or be reported.
+
+Options (in the check's context): ``leak`` walks (default 8, 0 skips), ``leak_pairs``
+swaps tried per walk (default 12).
 """
 
 from __future__ import annotations
@@ -53,14 +71,17 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
         return _row("skipped", started, why), ()
     if not isinstance(engine, ObservingEngine):
         return _row("skipped", started, f"{engine.name} gives no observations"), ()
-    if ctx.config.oracle is None:
-        return _row("skipped", started, "no reference engine to say what a player may see"), ()
-    try:
-        oracle = load_oracle(ctx.config.oracle, ctx.workspace.root)
-    except Rulebook2GameError as exc:
-        return _row("error", started, f"reference engine: {exc}"), ()
-    if not hasattr(oracle, "information_state"):
-        return _row("skipped", started, f"{oracle.name} gives no information states"), ()
+    oracle: Any = None
+    if ctx.config.oracle is not None:
+        try:
+            oracle = load_oracle(ctx.config.oracle, ctx.workspace.root)
+        except Rulebook2GameError as exc:
+            return _row("error", started, f"reference engine: {exc}"), ()
+    if oracle is None or not hasattr(oracle, "information_state"):
+        if not hasattr(engine, "public_tensor"):
+            why = "no reference engine with information states, and no public view"
+            return _row("skipped", started, why), ()
+        return _own_leak(ctx, engine, walks, pairs, started)
     game = getattr(oracle, "game", None)
     if game is not None and str(game.get_type().information).endswith(".PERFECT_INFORMATION"):
         return _row("ok", started, f"{oracle.name} has perfect information: nothing to hide"), ()
@@ -73,13 +94,7 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
         except Rulebook2GameError:
             continue  # a fault of the engine is the fuzz stage's finding
 
-        chance = [t for t, p in enumerate(walk.players) if p == CHANCE]
-        candidates = [
-            (i, j)
-            for i in chance
-            for j in chance
-            if i < j and walk.actions[i].split("(")[0] == walk.actions[j].split("(")[0]
-        ]
+        candidates = _swaps(walk)
         for i, j in rng.sample(candidates, min(pairs, len(candidates))):
             try:
                 found, n = _compare_swap(ctx, engine, oracle, walk, i, j)
@@ -93,9 +108,119 @@ def leak(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
     return _row("ok", started, summary, compared=compared), ()
 
 
+def _own_leak(
+    ctx: StageContext, engine: Any, walks: int, pairs: int, started: float
+) -> tuple[StageResult, tuple[Finding, ...]]:
+    """The stage without a reference: the pages' own declarations of private values say
+    what a player may know (see the module docstring)."""
+    rng = random.Random(ctx.seed)
+    bound = max_steps(ctx.config)
+    compared, private = 0, False
+    for w in range(walks):
+        try:
+            walk = _walk(engine, None, rng, bound)
+            states = walk.engine_states
+            sampled = {states[len(states) * k // 4] for k in range(4)} | {states[-1]}
+            private = private or any(_holds_private(engine, x) for x in sampled)
+        except Rulebook2GameError:
+            continue  # a fault of the engine is the fuzz stage's finding
+        candidates = _swaps(walk)
+        for i, j in rng.sample(candidates, min(pairs, len(candidates))):
+            try:
+                found, n = _compare_own(ctx, engine, walk, i, j)
+            except Rulebook2GameError:
+                continue
+            compared += n
+            if found is not None:
+                summary = f"leak found on walk {w} ({compared} observations compared, no reference)"
+                return _row("failed", started, summary, compared=compared), (found,)
+    if not compared and not private:
+        why = "no reference engine; no player holds private values (HiddenInformation)"
+        return _row("ok", started, why, compared=0), ()
+    summary = (
+        f"{walks} walks, {compared} observations compared against the pages' own "
+        "declarations of private values (no reference), no leak"
+    )
+    return _row("ok", started, summary, compared=compared), ()
+
+
+def _swaps(walk: _Walk) -> list[tuple[int, int]]:
+    """Pairs of chance steps of the same action (two cards dealt, two dice rolled)."""
+    chance = [t for t, p in enumerate(walk.players) if p == CHANCE]
+    name = [a.split("(")[0] for a in walk.actions]
+    return [(i, j) for i in chance for j in chance if i < j and name[i] == name[j]]
+
+
+def _private(engine: Any, state: Any, public: list[float]) -> list[list[float]]:
+    """Per player, that player's private values: the observation tensor less the
+    public one (zero wherever every player sees the same)."""
+    return [
+        [x - y for x, y in zip(engine.observation_tensor(state, p), public, strict=True)]
+        for p in range(engine.players)
+    ]
+
+
+def _holds_private(engine: Any, state: Any) -> bool:
+    public = engine.public_tensor(state)
+    return any(any(row) for row in _private(engine, state, public))
+
+
+def _compare_own(
+    ctx: StageContext, engine: Any, walk: _Walk, i: int, j: int
+) -> tuple[Finding | None, int]:
+    """Replay the walk with chance steps ``i`` and ``j`` swapped; at a few steps, every
+    player whose private values are the same in both games while another's differ must
+    see the same."""
+    other = list(walk.actions)
+    other[i], other[j] = other[j], other[i]
+    state = walk.engine_states[i]
+    states = {}
+    for t in range(i, len(other)):
+        try:
+            state = engine.apply(state, other[t])
+        except (IllegalActionError, Rulebook2GameError):
+            break
+        if t + 1 < len(other) and engine.current_player(state) != walk.players[t + 1]:
+            break  # who moves is public: from here on everyone can tell the games apart
+        states[t + 1] = state
+    valid = sorted(t for t in states if t > j)
+    if not valid:
+        return None, 0
+    compared = 0
+    for t in sorted({valid[0], valid[len(valid) // 2], valid[-1]}):
+        a, b = walk.engine_states[t], states[t]
+        own_a = _private(engine, a, engine.public_tensor(a))
+        own_b = _private(engine, b, engine.public_tensor(b))
+        changed = [p for p in range(engine.players) if own_a[p] != own_b[p]]
+        if not changed:
+            continue
+        for p in range(engine.players):
+            if p in changed:
+                continue
+            compared += 1
+            mine, theirs = engine.observation_string(a, p), engine.observation_string(b, p)
+            if mine != theirs:
+                texts = (mine, theirs)
+            else:
+                tensor_a, tensor_b = (
+                    engine.observation_tensor(a, p),
+                    engine.observation_tensor(b, p),
+                )
+                if tensor_a == tensor_b:
+                    continue
+                texts = _tensor_difference(tensor_a, tensor_b)
+            why = (
+                f"although player {p}'s own private values are the same in both games and "
+                f"only player(s) {', '.join(map(str, changed))}'s private values differ"
+            )
+            return _finding(ctx, engine, walk, other, (i, j, t, p), texts, why), compared
+    return None, compared
+
+
 def _walk(engine: Engine[Any], oracle: Any, rng: random.Random, bound: int) -> _Walk:
-    """A seeded random trajectory, played in both engines while they agree."""
-    state, ref = engine.initial(), oracle.initial()
+    """A seeded random trajectory, played in both engines while they agree (in the
+    engine alone when ``oracle`` is None)."""
+    state, ref = engine.initial(), oracle.initial() if oracle is not None else None
     walk = _Walk([], [], [state], [ref])
     while not engine.is_terminal(state) and len(walk.actions) < bound:
         player = engine.current_player(state)
@@ -105,7 +230,8 @@ def _walk(engine: Engine[Any], oracle: Any, rng: random.Random, bound: int) -> _
         else:
             action = rng.choice(engine.legal_actions(state))
         try:
-            state, ref = engine.apply(state, action), oracle.apply(ref, action)
+            state = engine.apply(state, action)
+            ref = oracle.apply(ref, action) if oracle is not None else None
         except (IllegalActionError, Rulebook2GameError):
             break  # the engines disagree or the engine failed: other stages report that
         walk.actions.append(action)
@@ -145,11 +271,13 @@ def _compare_swap(
             theirs = engine.observation_string(states[t], p)
             tensor_a = engine.observation_tensor(walk.engine_states[t], p)
             tensor_b = engine.observation_tensor(states[t], p)
+            why = f"although the reference gives player {p} the same information in both games"
             if mine != theirs:
-                return _finding(ctx, engine, walk, other, (i, j, t, p), (mine, theirs)), compared
+                texts = (mine, theirs)
+                return _finding(ctx, engine, walk, other, (i, j, t, p), texts, why), compared
             if tensor_a != tensor_b:
                 shown = _tensor_difference(tensor_a, tensor_b)
-                return _finding(ctx, engine, walk, other, (i, j, t, p), shown), compared
+                return _finding(ctx, engine, walk, other, (i, j, t, p), shown, why), compared
     return None, compared
 
 
@@ -169,6 +297,7 @@ def _finding(
     other: list[str],
     where: tuple[int, int, int, int],
     texts: tuple[str, str],
+    why: str,
 ) -> Finding:
     i, j, t, player = where
     first, second = walk.actions[i], walk.actions[j]
@@ -176,8 +305,7 @@ def _finding(
     what = "observation tensor" if tensor else "observation text"
     message = (
         f"player {player}'s {what} differs after {t} steps when {first} (step {i}) and "
-        f"{second} (step {j}) trade places, although the reference gives player {player} "
-        "the same information in both games"
+        f"{second} (step {j}) trade places, {why}"
     )
     finding = Finding(
         LEAK,

@@ -100,6 +100,9 @@ class FindingRecord(_Model):
     sections: list[SectionRecord] = Field(default_factory=list)
     counterexample: list[StepRecord] | None = None
     end: EndRecord | None = None
+    other_pages: list[str] = Field(default_factory=list)
+    """Pages a finding would name without line coverage, whose lines did not run at its
+    step (kept for a reader who wants them; the finding itself names only those that ran)."""
     """How the counterexample ends (terminal flag and returns)."""
     position: str | None = None
     """The position where the finding shows, as the engine renders it."""
@@ -200,6 +203,11 @@ class CheckReport(_Model):
     """Coverage by sentence (``None`` without rule text)."""
     notes: FinishNotes | None = None
     """The translator's ``finish`` summary and resolved ambiguities, if recorded."""
+    unexecuted: FindingRecord | None = None
+    """Page lines no check executed (the ``lines`` stage): missing evidence, shown to the
+    translator like a finding but not one (the report can be ok with it)."""
+    seats: list[str] = Field(default_factory=list)
+    """The rulebook's names of the seats, in engine order (``[seats]`` of interface.toml)."""
 
     @property
     def ok(self) -> bool:
@@ -252,6 +260,11 @@ def finding_record(finding: Finding) -> FindingRecord:
         ],
         counterexample=steps,
         end=end,
+        other_pages=[
+            p
+            for p in finding.extra.get("all_pages", ())
+            if p not in {r.path for r in finding.pages}
+        ],
         position=str(finding.extra["position"]) if finding.extra.get("position") else None,
         other=_other_record(finding.extra),
     )
@@ -334,8 +347,8 @@ STEPS_TAIL = 20
 """A long counterexample is shown by its first and last steps (check.json has all)."""
 
 
-def _steps_shown(steps: list[StepRecord]) -> list[str]:
-    lines = [_step_line(s) for s in steps]
+def _steps_shown(steps: list[StepRecord], seats: list[str] | None = None) -> list[str]:
+    lines = [_step_line(s, seats or []) for s in steps]
     if len(lines) <= STEPS_HEAD + STEPS_TAIL + 1:
         return lines
     hidden = len(lines) - STEPS_HEAD - STEPS_TAIL
@@ -343,8 +356,10 @@ def _steps_shown(steps: list[StepRecord]) -> list[str]:
     return [*lines[:STEPS_HEAD], note, *lines[-STEPS_TAIL:]]
 
 
-def _step_line(step: StepRecord) -> str:
+def _step_line(step: StepRecord, seats: list[str] | None = None) -> str:
     who = "chance" if step.player == CHANCE else f"player {step.player}"
+    if seats and 0 <= step.player < len(seats):
+        who += f" ({seats[step.player]})"
     return f"{step.t:>3}  {who:<9} {step.action}"
 
 
@@ -355,6 +370,9 @@ def render_markdown(report: CheckReport) -> str:
     evidence = assess(report)
     out = [f"# Check of `{report.game}`", "", f"**{verdict(report, evidence)}**", ""]
     out += [f"Seed {report.seed}; total {report.seconds:.2f} s.", ""]
+    if report.seats:
+        named = ", ".join(f"{i} {n}" for i, n in enumerate(report.seats))
+        out += [f"Seats (interface.toml): {named}.", ""]
     out += ["| stage | status | time (s) | summary |", "|---|---|---:|---|"]
     out += [f"| {s.name} | {s.status} | {s.seconds:.2f} | {s.summary} |" for s in report.stages]
     out += ["", "## What was verified", "", "| evidence | status | count | note |"]
@@ -375,7 +393,7 @@ def render_markdown(report: CheckReport) -> str:
             out.append(f"- also cited: {', '.join(s.id for s in f.sections[SECTIONS_QUOTED:])}")
         if f.counterexample is not None:
             out += ["", f"Counterexample ({len(f.counterexample)} steps):", "", "```"]
-            out += _steps_shown(f.counterexample) or ["(the initial state)"]
+            out += _steps_shown(f.counterexample, report.seats) or ["(the initial state)"]
             out += ["```"]
         if f.position:
             out += ["", "Position where it shows:", "", "```", f.position.rstrip(), "```"]
@@ -387,6 +405,13 @@ def render_markdown(report: CheckReport) -> str:
                 out.append(
                     f"- section {s.id}{title}" + (f": {_clip(s.text, 300)}" if s.text else "")
                 )
+        if f.other_pages:
+            out += [
+                "",
+                f"Also named by its actions, but no line of them ran: {', '.join(f.other_pages)}",
+            ]
+    if report.unexecuted is not None:
+        out += ["", *_unexecuted_lines(report.unexecuted)]
     if report.sentences is not None:
         out += ["", *_sentence_lines(report.sentences)]
     if report.notes is not None:
@@ -395,6 +420,14 @@ def render_markdown(report: CheckReport) -> str:
         out += ["", "## Coverage (fuzz)", "", "| action | taken |", "|---|---:|"]
         out += [f"| {a} | {n} |" for a, n in report.coverage.actions.items()]
     return "\n".join(out) + "\n"
+
+
+def _unexecuted_lines(record: FindingRecord) -> list[str]:
+    out = ["## Page lines no check executed", "", record.message, ""]
+    for p in record.pages:
+        cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
+        out.append(f"- `{p.path}`: {p.role}{cites}")
+    return out
 
 
 def _notes_lines(notes: FinishNotes) -> list[str]:
@@ -444,6 +477,8 @@ def render_console(report: CheckReport, console: Console) -> None:
             console.print(
                 f"  {', '.join(a.sentences)}: {a.reading}{why}", highlight=False, markup=False
             )
+    if report.unexecuted is not None:
+        console.print("\n".join(_unexecuted_lines(report.unexecuted)[2:]), markup=False)
     from rulebook2game.check.evidence import assess, verdict
 
     evidence = assess(report)

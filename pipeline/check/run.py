@@ -15,10 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook2game.check import leak, scenario_stage, sentences, stages
+from rulebook2game.check import leak, scenario_stage, seats, sentences, stages
 from rulebook2game.check.citations import UnknownCitation, unknown_citations
 from rulebook2game.check.finding_positions import with_positions
-from rulebook2game.check.findings import COMPILE_ERROR, REPLAY, Finding, PageIndex, find_location
+from rulebook2game.check.findings import (
+    COMPILE_ERROR,
+    REPLAY,
+    UNEXECUTED,
+    Finding,
+    PageIndex,
+    find_location,
+)
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import (
     CheckReport,
@@ -32,7 +39,7 @@ from rulebook2game.errors import Rulebook2GameError, TraceFormatError
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.trace import Trace, TraceEnd, read_trace
-from rulebook2game.workspace import GameConfig, Workspace
+from rulebook2game.workspace import GameConfig, Interface, Workspace
 
 
 @dataclass
@@ -136,6 +143,11 @@ def compile_stage(ctx: CheckContext) -> StageOutcome:
         )
     ctx.engine = made.engine
     build = result.build
+    seat_problems = seats.seat_findings(made.engine, ctx.workspace.interface(), ctx.config)
+    if seat_problems:
+        found = tuple(ctx.index.locate(f) for f in seat_problems)
+        summary = f"compiled; seats differ from interface.toml: {seat_problems[0].message}"
+        return StageOutcome(_result("compile", "failed", started, summary), found)
     return StageOutcome(
         _result(
             "compile",
@@ -160,6 +172,14 @@ def _interface_problem(ctx: CheckContext) -> str | None:
     except Rulebook2GameError as exc:
         return str(exc)
     return None
+
+
+def _interface_or_none(ws: Workspace) -> Interface | None:
+    """``interface.toml``, or ``None`` when there is none or it cannot be read."""
+    try:
+        return ws.interface()
+    except Rulebook2GameError:
+        return None
 
 
 def replay_stage(ctx: CheckContext) -> StageOutcome:
@@ -256,6 +276,14 @@ def against_stage(ctx: CheckContext) -> StageOutcome:
     return StageOutcome(*against(ctx))
 
 
+def lines_stage(ctx: CheckContext) -> StageOutcome:
+    """Page lines no check executed, after walks steered toward them (coverage build;
+    see :mod:`rulebook2game.check.steer`)."""
+    from rulebook2game.check.steer import lines
+
+    return StageOutcome(*lines(ctx))
+
+
 def leak_stage(ctx: CheckContext) -> StageOutcome:
     """Observations that reveal hidden information (see :mod:`rulebook2game.check.leak`)."""
     return StageOutcome(*leak.leak(ctx))
@@ -274,13 +302,44 @@ ALL_STAGES: tuple[Stage, ...] = (
 )
 """The full check: compile, fuzz, replay, scenarios, oracle, leak."""
 
+WITH_LINES: tuple[Stage, ...] = (*ALL_STAGES, lines_stage)
+"""The full check, then the page lines no check executed (``check --lines``, ``run_checks``)."""
 
-def stages_for(config: GameConfig, options: dict[str, Any] | None = None) -> tuple[Stage, ...]:
+
+def _narrow(ctx: CheckContext, findings: list[Finding]) -> list[Finding]:
+    """Findings naming only the pages whose lines ran where they show (coverage build,
+    started only when a finding has a counterexample; not in mutant runs)."""
+    if ctx.engine is None or not ctx.options.get("narrow", True):
+        return findings
+    if ctx.options.get("stop_at_first") or not any(f.trace is not None for f in findings):
+        return findings
+    from rulebook2game.check.lines import narrow_findings, start_line_probe
+
+    timeout = ctx.options.get("request_timeout")
+    probe = start_line_probe(
+        ctx.workspace,
+        ctx.config.target,
+        ctx.config.name,
+        None if timeout is None else float(timeout),
+    )
+    if isinstance(probe, str):
+        return findings
+    with probe:
+        return narrow_findings(findings, probe, ctx.index, ctx.workspace.root)
+
+
+def stages_for(
+    config: GameConfig, options: dict[str, Any] | None = None, *, lines: bool = False
+) -> tuple[Stage, ...]:
     """The full check of a game: :data:`ALL_STAGES`, then the walk against a second
-    translation when ``options["against"]`` or ``game.toml``'s ``second_opinion`` names one."""
+    translation when ``options["against"]`` or ``game.toml``'s ``second_opinion`` names one,
+    then (``lines``) the page lines no check executed, after steered walks."""
+    stages: tuple[Stage, ...] = ALL_STAGES
     if (options or {}).get("against") or config.second_opinion:
-        return (*ALL_STAGES, against_stage)
-    return ALL_STAGES
+        stages = (*stages, against_stage)
+    if lines:
+        stages = (*stages, lines_stage)
+    return stages
 
 
 def run_check(
@@ -296,6 +355,8 @@ def run_check(
     ctx = CheckContext(ws, ws.config(), seed, dict(options or {}))
     results: list[StageResult] = []
     findings: list[Finding] = []
+    unexecuted: list[Finding] = []
+    interface: Interface | None = None
     try:
         for stage in stages:
             outcome = stage(ctx)
@@ -303,7 +364,11 @@ def run_check(
             findings.extend(outcome.findings)
             if on_stage is not None:
                 on_stage(outcome.result)
-        findings = with_positions(ctx.engine, findings)
+        findings = with_positions(ctx.engine, _narrow(ctx, findings))
+        interface = _interface_or_none(ws)
+        findings = seats.name_seats(findings, interface)
+        unexecuted = [f for f in findings if f.kind == UNEXECUTED]
+        findings = [f for f in findings if f.kind != UNEXECUTED]
     finally:
         ctx.close()
     return CheckReport(
@@ -317,4 +382,6 @@ def run_check(
         seconds=round(time.perf_counter() - started, 3),
         sentences=sentences.coverage_of(ws.root, ws.pages_dir),
         notes=load_finish_notes(ws.reports_dir),
+        unexecuted=finding_record(unexecuted[0]) if unexecuted else None,
+        seats=list(interface.seats.names) if interface and interface.seats else [],
     )

@@ -21,6 +21,7 @@ from rulebook2game.cli import diff as _diff
 from rulebook2game.cli import eval as _eval
 from rulebook2game.cli import extract as _extract
 from rulebook2game.cli import ingest as _ingest
+from rulebook2game.cli import mutants as _mutants
 from rulebook2game.cli import play as _play
 from rulebook2game.cli import regress as _regress
 from rulebook2game.cli import second_opinion as _second_opinion
@@ -48,6 +49,7 @@ _REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     _diff.register,
     _regress.register,
     _traces.register,
+    _mutants.register,
     _eval.register,
     _bench.register,
     # Use the game.

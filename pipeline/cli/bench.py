@@ -21,6 +21,7 @@ from rulebook2game.bench import (
     BenchReport,
     BenchRow,
     bench_workspace,
+    time_check,
 )
 from rulebook2game.cli._common import console, err_console, fail_cleanly
 from rulebook2game.errors import BadInputError
@@ -33,6 +34,11 @@ STEP_ROWS = (IN_PROCESS, BATCHED, PYSPIEL_PYTHON)
 
 def _progress(row: BenchRow) -> None:
     err_console.print(f"[dim]{row.engine}: {row.per_second:,.0f} playouts/s[/]")
+
+
+def _game_cell(report: BenchReport) -> str:
+    """The game's name, with its target unless that is plain rl."""
+    return report.game if report.target == "rl" else f"{report.game} ({report.target})"
 
 
 def _ratio_text(report: BenchReport, engine: str) -> str:
@@ -60,7 +66,7 @@ def render_table(report: BenchReport) -> Table:
             continue  # shown in render_steps_table, in actions per second
         length = f"{row.mean_length:.1f}" if row.mean_length is not None else "-"
         table.add_row(
-            row.engine,
+            report.label(row.engine),
             f"{row.playouts:,}",
             f"{row.seconds:.2f}",
             row.clock,
@@ -82,7 +88,7 @@ def render_steps_table(report: BenchReport) -> Table | None:
     for row in rows:
         ratio = report.step_ratio(row.engine, PYSPIEL_PYTHON)
         table.add_row(
-            row.engine,
+            report.label(row.engine),
             f"{row.steps_per_second:,.0f}",
             f"{ratio:.2f}x" if ratio is not None else "-",
         )
@@ -98,15 +104,24 @@ def summary_rows(reports: list[BenchReport]) -> list[tuple[str, ...]]:
         per_step = r.step_ratio(IN_PROCESS, PYSPIEL_PYTHON)
         rows.append(
             (
-                r.game,
+                _game_cell(r),
                 f"{native.per_second:,.0f}" if native else "-",
                 f"{openspiel.per_second:,.0f}" if openspiel else "-",
                 f"{ratio:.1f}x" if ratio is not None else "-",
                 f"{per_step:.2f}x" if per_step is not None else "-",
                 ("met" if ratio >= GOAL_RATIO else "below") if ratio is not None else "-",
+                *_check_cells(r),
             )
         )
     return rows
+
+
+def _check_cells(report: BenchReport) -> tuple[str, str]:
+    """The full check's seconds and its slowest stage ("-" when check did not run)."""
+    if report.check is None:
+        return ("-", "-")
+    name, seconds = report.check.slowest
+    return (f"{report.check.seconds:.1f}", f"{name} {seconds:.1f} s")
 
 
 SUMMARY_COLUMNS = (
@@ -116,6 +131,8 @@ SUMMARY_COLUMNS = (
     "native / openspiel",
     "in-process / pyspiel python",
     f"{GOAL_RATIO:g}x goal",
+    "check s",
+    "slowest check stage",
 )
 
 
@@ -133,13 +150,17 @@ def summary_markdown(reports: list[BenchReport], seconds: float, seed: int) -> s
     return "\n".join(lines) + "\n"
 
 
-def _bench_all(root: Path, seconds: float, seed: int, trust: bool, out: Path) -> None:
+def _bench_all(
+    root: Path, seconds: float, seed: int, trust: bool, out: Path, check: bool = False
+) -> None:
     reports = []
     for path in game_dirs(root):
         err_console.print(f"[dim]{path.name}...[/]")
-        reports.append(
-            bench_workspace(open_workspace(path), seconds=seconds, seed=seed, trust=trust)
-        )
+        ws = open_workspace(path)
+        # The check first: pages it passes get the in-process rows too.
+        timing = time_check(ws, seed=seed) if check else None
+        report = bench_workspace(ws, seconds=seconds, seed=seed, trust=trust)
+        reports.append(report.model_copy(update={"check": timing}))
     table = Table(title=f"bench {root} ({seconds:g} s each)", title_justify="left")
     for column in SUMMARY_COLUMNS:
         table.add_column(column, justify="left" if column == "game" else "right")
@@ -176,13 +197,21 @@ def bench(
     trust: Annotated[
         bool, typer.Option(help="Run the in-process rows even if the pages have not passed check.")
     ] = False,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="With --all: also run each game's full default check and show its time "
+            "and slowest stage.",
+        ),
+    ] = False,
 ) -> None:
     """Random playouts per second: native rl loop, Python-driven rl engine, OpenSpiel C++."""
     with fail_cleanly():
         if seconds <= 0:
             raise BadInputError("--seconds must be positive")
         if every:
-            _bench_all(game_dir, seconds, seed, trust, out)
+            _bench_all(game_dir, seconds, seed, trust, out, check)
             return
         ws = open_workspace(game_dir)
         report = bench_workspace(ws, seconds=seconds, seed=seed, on_row=_progress, trust=trust)

@@ -66,6 +66,14 @@ def check(
             "in lockstep with this one.",
         ),
     ] = None,
+    lines: Annotated[
+        bool,
+        typer.Option(
+            "--lines",
+            help="Then list the page lines no check executed, after walks steered toward "
+            "them (a coverage build; never a reason to fail).",
+        ),
+    ] = False,
 ) -> None:
     """Compile, fuzz, replay traces and scenarios, compare with the oracle; exit 0 if clean.
 
@@ -88,7 +96,7 @@ def check(
         if against is not None:
             open_workspace(against)  # a bad path fails here, before any stage runs
             options["against"] = str(against)
-        stages = stages_for(ws.config(), options)
+        stages = stages_for(ws.config(), options, lines=lines)
         report = run_check(ws, stages, seed=seed, options=options, on_stage=_progress)
         render_console(report, console)
         _print_diagnostics(report)

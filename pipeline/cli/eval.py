@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from rulebook2game.cli._common import console, err_console, fail_cleanly
+from rulebook2game.cli._progress import MutantProgress
 from rulebook2game.errors import BadInputError
 from rulebook2game.evals.compare import compare_reports, regressions
 from rulebook2game.evals.render import (
@@ -59,7 +60,10 @@ def _suite(target: Path | None, suite_file: Path | None) -> Suite:
 
 def _progress(record: GameRecord) -> None:
     verdict = "[green]pass[/]" if record.check_passes else "[red]fail[/]"
-    err_console.print(f"[dim]{record.game}: check {verdict} ({record.seconds:.1f} s)[/]")
+    took = ""
+    if record.mutants is not None and record.mutants.seconds is not None:
+        took = f", mutants {record.mutants.seconds:.1f} s"
+    err_console.print(f"[dim]{record.game}: check {verdict} ({record.seconds:.1f} s{took})[/]")
 
 
 def _compare(paths: tuple[Path, Path], output: Path | None, fail_on_worse: bool) -> None:
@@ -132,6 +136,12 @@ def eval_command(
     fail_on_worse: Annotated[
         bool, typer.Option("--fail-on-worse", help="With --compare: exit 1 if a metric got worse.")
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Mutants checked at once with --mutants (default: cores)."
+        ),
+    ] = None,
     ray: Annotated[
         str | None,
         typer.Option(
@@ -155,12 +165,20 @@ def eval_command(
             max_mutants=max_mutants,
             oracle_blind=True if oracle_blind else None,
         )
-        _run(suite, out or DEFAULT_REPORTS, RayRunner(ray) if ray else None)
+        _run(suite, out or DEFAULT_REPORTS, RayRunner(ray) if ray else None, jobs)
 
 
-def _run(suite: Suite, reports_dir: Path, runner: Runner | None) -> None:
+def _run(suite: Suite, reports_dir: Path, runner: Runner | None, jobs: int | None) -> None:
     journal = JobJournal(reports_dir / ".jobs" / suite.name)
-    report = run_suite(suite, on_game=_progress, runner=runner, journal=journal)
+    s = suite.settings
+    report = run_suite(
+        suite,
+        on_game=_progress,
+        runner=runner,
+        journal=journal,
+        on_mutant=MutantProgress(s.max_mutants or None, s.seed) if s.mutants else None,
+        mutant_workers=jobs,
+    )
     if runner is not None and runner.retried:
         err_console.print(f"{len(runner.retried)} job(s) retried on {runner.name}:")
         for line in runner.retried:

@@ -16,9 +16,10 @@ from rulebook2game.traces.coverage import game_coverage
 from rulebook2game.traces.search import (
     SELECTION_FILE,
     Choice,
+    Reserve,
     choose,
     file_candidates,
-    oracle_candidates,
+    oracle_walks,
     rule_mutants,
     selection_record,
 )
@@ -67,6 +68,12 @@ def traces_command(
         bool, typer.Option(help="Also cover every mutant of the pages a candidate kills (slow).")
     ] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Mutants compiled at once.")] = 1,
+    hunt: Annotated[
+        int,
+        typer.Option(
+            min=0, help="With --mutants: other walks replayed per mutant no candidate kills."
+        ),
+    ] = 600,
     write: Annotated[
         bool, typer.Option("--write", help="Replace traces/*.jsonl with the kept traces.")
     ] = False,
@@ -87,6 +94,7 @@ def traces_command(
         if walks < 0 or max_traces < 1 or jobs < 1:
             raise BadInputError("--walks must be >= 0, --max and --jobs >= 1")
         candidates: list[Candidate] = []
+        reserve: Reserve | None = None
         if sources:
             missing = [str(p) for p in sources if not p.exists()]
             if missing:
@@ -95,7 +103,8 @@ def traces_command(
         elif config.oracle is not None:
             engine = load_oracle(config.oracle)
             limit = config.max_game_length or 10_000
-            candidates += oracle_candidates(engine, game=config.name, walks=walks, max_steps=limit)
+            walked, reserve = oracle_walks(engine, game=config.name, walks=walks, max_steps=limit)
+            candidates += walked
         if not candidates:
             raise BadInputError(
                 f"{game_dir}: no candidates (give --from, or an oracle in game.toml)"
@@ -107,6 +116,8 @@ def traces_command(
             max_traces=max_traces,
             cache=ws.root / "build" / "trace-adequacy.json",
             workers=jobs,
+            reserve=reserve,
+            hunt_limit=hunt,
         )
         console.print(
             f"{escape(config.name)}: {len(choice.selection.picks)} of {len(candidates)} candidates"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import shlex
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from rulebook2game.diff.pages import page_cites
 from rulebook2game.diff.rules import load_rule_text
 from rulebook2game.engine import Engine
 from rulebook2game.errors import Rulebook2GameError
-from rulebook2game.evals.mutants import run_mutants
+from rulebook2game.evals.mutants import MutantOutcome, run_mutants
 from rulebook2game.evals.report import (
     CoverageRecord,
     Disagreement,
@@ -49,8 +50,16 @@ from rulebook2game.regress import available_stages
 from rulebook2game.workspace import Workspace, open_workspace
 
 
-def evaluate_game(path: Path, settings: Settings, runner: Runner | None = None) -> GameRecord:
-    """Every metric of the game directory ``path`` (mutants run on ``runner`` if given)."""
+def evaluate_game(
+    path: Path,
+    settings: Settings,
+    runner: Runner | None = None,
+    on_mutant: Callable[[MutantOutcome], None] | None = None,
+) -> GameRecord:
+    """Every metric of the game directory ``path`` (mutants run on ``runner`` if given).
+
+    ``on_mutant`` hears of each mutant as it is decided (progress).
+    """
     started = time.perf_counter()
     ws = open_workspace(path)
     config = ws.config()
@@ -78,7 +87,7 @@ def evaluate_game(path: Path, settings: Settings, runner: Runner | None = None) 
         golden=golden_ratio(ws, check),
         oracle=oracle,
         coverage=coverage(ws),
-        mutants=mutant_score(path, settings, runner) if settings.mutants else None,
+        mutants=mutant_score(path, settings, runner, on_mutant) if settings.mutants else None,
         runs=_runs(ws),
         commands=commands(path, settings),
         seconds=round(time.perf_counter() - started, 3),
@@ -162,12 +171,24 @@ def coverage(ws: Workspace) -> CoverageRecord | None:
     )
 
 
-def mutant_score(path: Path, settings: Settings, runner: Runner | None = None) -> MutantRecord:
+def mutant_score(
+    path: Path,
+    settings: Settings,
+    runner: Runner | None = None,
+    on_mutant: Callable[[MutantOutcome], None] | None = None,
+) -> MutantRecord:
     """Kill rate of the pages' mutants (:func:`rulebook2game.evals.mutants.run_mutants`)."""
     limit = settings.max_mutants or None
-    result = run_mutants(path, seed=settings.seed, max_mutants=limit, runner=runner)
-    survivors = [f"{s.page}:{s.line} {s.operator}: {s.description}" for s in result.survivors]
-    return MutantRecord(killed=Ratio(num=result.killed, den=result.total), survivors=survivors)
+    result = run_mutants(
+        path, seed=settings.seed, max_mutants=limit, runner=runner, on_mutant=on_mutant
+    )
+    survivors = [f"{s.where} {s.operator}: {s.description}" for s in result.survivors]
+    return MutantRecord(
+        killed=Ratio(num=result.killed, den=result.total),
+        survivors=survivors,
+        equivalent=len(result.equivalents),
+        seconds=result.seconds,
+    )
 
 
 def _runs(ws: Workspace) -> RunsRecord | None:

@@ -61,6 +61,8 @@ def render_mutants_markdown(run: MutantRun) -> str:
         "Kill rate: killed / (compiled - reviewed equivalent); raw: killed / compiled.",
         f"Checks per mutant: fuzz {run.profile.fuzz}, oracle {run.profile.oracle}, "
         f"seed {run.profile.seed}; stops at the first finding. Total {run.seconds:.0f} s.",
+        "Reviewed-equivalent mutants are not run: `mutants.toml` of the game (and, for the "
+        "corpus, `evals/mutants/equivalent.toml`) says why each one cannot be killed.",
         "",
         "| operator | killed / compiled |",
         "|---|---:|",
@@ -83,7 +85,7 @@ def _section(title: str, items: list[MutantOutcome]) -> list[str]:
     lines = ["", f"## {title}", ""]
     for o in items:
         why = o.equivalent or o.finding
-        lines += [f"### `{o.id}` {o.description}", ""]
+        lines += [f"### `{o.where}` {o.operator}: {o.description}", ""]
         lines += [why, ""] if why else []
         lines += ["```diff", o.diff.rstrip(), "```", ""]
     return lines
@@ -96,15 +98,16 @@ def summarize_reports(paths: list[Path]) -> str:
         "# Mutant kill rate of the corpus",
         "",
         "| game | mutants | not compiled | compiled | equivalent | killed | survived "
-        "| kill rate | raw kill rate | median time to kill |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| kill rate | raw kill rate | median time to kill | wall time |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for d in rows:
         median = d["median_kill_seconds"]
         lines.append(
             f"| {d['game']} | {d['run']} | {d['not_compiled']} | {d['compiled']} "
             f"| {d['equivalent']} | {d['killed']} | {d['survived']} | {_pct(d['kill_rate'])} "
-            f"| {_pct(d['raw_kill_rate'])} | {'-' if median is None else f'{median:.2f} s'} |"
+            f"| {_pct(d['raw_kill_rate'])} | {'-' if median is None else f'{median:.2f} s'} "
+            f"| {d['seconds']:.0f} s |"
         )
     lines += [
         "",
@@ -116,6 +119,7 @@ def summarize_reports(paths: list[Path]) -> str:
         if survivors:
             lines += ["", f"## Survivors of `{d['game']}`", ""]
             for o in survivors:
-                lines += [f"### `{o['id']}` {o['description']}", "", "```diff"]
+                where = f"{o['page']}:{o['line']}" + (f":{o['column']}" if o.get("column") else "")
+                lines += [f"### `{where}` {o['operator']}: {o['description']}", "", "```diff"]
                 lines += [o["diff"].rstrip(), "```", ""]
     return "\n".join(lines) + "\n"

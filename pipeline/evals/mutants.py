@@ -13,8 +13,10 @@ rejections say nothing about the checks). Mutants are independent jobs
 (:mod:`rulebook2game.jobs`): a local process pool by default, a Ray cluster on request;
 each finished mutant is journaled under ``GAME_DIR/build/mutant-jobs/`` so an
 interrupted run resumes where it stopped. Per game: mutants, compiled, killed, survivors with
-their diffs, kill rate, median time to kill. Survivors reviewed as equivalent
-(``evals/mutants/equivalent.toml``) are listed apart and left out of the kill rate.
+their diffs, kill rate, median time to kill, wall time. Mutants reviewed as equivalent
+(``GAME_DIR/mutants.toml``, and ``evals/mutants/equivalent.toml`` for the corpus; see
+:mod:`rulebook2game.evals.equivalents`) are not run again: they are listed apart and
+left out of the kill rate. ``only`` re-runs a chosen few (the last run's survivors).
 The detail is written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
 """
 
@@ -22,11 +24,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -51,7 +54,11 @@ KILLED = "killed"
 SURVIVED = "survived"
 NOT_COMPILED = "not_compiled"
 ERROR = "error"
-WORKERS = 2
+EQUIVALENT = "equivalent"
+"""Reviewed as equivalent and not run."""
+STATUSES = (KILLED, SURVIVED, NOT_COMPILED, ERROR, EQUIVALENT)
+WORKERS = max(1, os.cpu_count() or 1)
+"""Mutants checked at once by default: one per core."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,7 @@ class MutantOutcome:
     description: str
     diff: str
     status: str
-    """killed | survived | not_compiled | error"""
+    """killed | survived | not_compiled | error | equivalent (reviewed, not run)"""
     seconds: float
     stage: str | None = None
     """The stage whose finding killed it."""
@@ -95,6 +102,15 @@ class MutantOutcome:
     """That finding's headline (or the compile error, or what went wrong)."""
     equivalent: str | None = None
     """For a survivor reviewed as equivalent: why (see :mod:`rulebook2game.evals.equivalents`)."""
+    column: int = 0
+    """1-based column of the change on ``line`` (0: unknown)."""
+
+    @property
+    def where(self) -> str:
+        """``page:line:column`` of the change."""
+        return (
+            f"{self.page}:{self.line}:{self.column}" if self.column else f"{self.page}:{self.line}"
+        )
 
     def __str__(self) -> str:
         return f"{self.id}: {self.description}\n{self.diff}".rstrip()
@@ -116,8 +132,8 @@ class MutantRun:
 
     @property
     def compiled(self) -> int:
-        """Mutants that compiled and were checked."""
-        return len(self._with(KILLED)) + len(self._with(SURVIVED))
+        """Mutants that compiled (checked, or reviewed as equivalent and not run)."""
+        return len(self._with(KILLED)) + len(self._with(SURVIVED)) + len(self._with(EQUIVALENT))
 
     @property
     def total(self) -> int:
@@ -135,8 +151,12 @@ class MutantRun:
 
     @property
     def equivalents(self) -> list[MutantOutcome]:
-        """Survivors the review explains as equivalent mutants."""
-        return [o for o in self._with(SURVIVED) if o.equivalent is not None]
+        """Mutants the review explains as equivalent (not run, or run and survived)."""
+        return [
+            o
+            for o in self.outcomes
+            if o.status == EQUIVALENT or (o.status == SURVIVED and o.equivalent is not None)
+        ]
 
     @property
     def not_compiled(self) -> int:
@@ -182,6 +202,7 @@ def _outcome(mutant: Mutant, status: str, started: float, **more: Any) -> Mutant
         diff=mutant.diff,
         status=status,
         seconds=round(time.perf_counter() - started, 3),
+        column=mutant.column,
         **more,
     )
 
@@ -299,23 +320,35 @@ def run_mutants(
     write: bool = True,
     review_file: Path = REVIEW_FILE,
     runner: Runner | None = None,
+    only: frozenset[str] | None = None,
 ) -> MutantRun:
     """Check every mutant of ``game_dir``'s pages (or a seeded sample of ``max_mutants``).
 
-    Survivors listed in ``review_file`` as equivalent are marked so; the kill rate
-    counts the others.
+    Mutants reviewed as equivalent (``review_file`` and ``game_dir/mutants.toml``) are
+    not run: they are listed with the review's reason and the kill rate counts the
+    others. ``only``: run just these mutant ids (e.g. the last run's survivors).
     """
     started = time.perf_counter()
     ws = open_workspace(game_dir)
     name = ws.config().name
     profile = profile or Profile(seed=seed)
     mutants, enumerated = select_mutants(game_dir, max_mutants, seed)
-    reviews = load_reviews(name, review_file)
-    by_id = {m.id: m for m in mutants}
-    outcomes = [
-        replace(o, equivalent=reviews.reason(by_id[o.id])) if o.status == SURVIVED else o
-        for o in _run_all(game_dir, mutants, profile, runner or LocalPool(workers), on_mutant)
-    ]
+    if only is not None:
+        mutants = [m for m in mutants if m.id in only]
+    reviews = load_reviews(name, review_file, game_dir)
+    reviewed = {m.id: why for m in mutants if (why := reviews.reason(m)) is not None}
+    todo = [m for m in mutants if m.id not in reviewed]
+    skipped = {
+        m.id: _outcome(m, EQUIVALENT, time.perf_counter(), equivalent=reviewed[m.id])
+        for m in mutants
+        if m.id in reviewed
+    }
+    for outcome in skipped.values():
+        if on_mutant is not None:
+            on_mutant(outcome)
+    fresh = _run_all(game_dir, todo, profile, runner or LocalPool(workers), on_mutant)
+    by_id = {o.id: o for o in fresh} | skipped
+    outcomes = [by_id[m.id] for m in mutants]
     run = MutantRun(
         name, tuple(outcomes), round(time.perf_counter() - started, 3), enumerated, profile
     )

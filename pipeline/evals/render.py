@@ -25,7 +25,8 @@ How each number was measured (see `rulebook2game.evals.metrics`):
 - **golden**: golden traces (`traces/*.jsonl`) the check's replay stage passed.
 - **coverage**: rule sentences of the rulebook ledger cited by some page header
   (`# implements:`); citing a section covers all of its sentences.
-- **mutants**: mutants of the gold pages the checks killed (only with `--mutants`).
+- **mutants**: mutants of the gold pages the checks killed, and the wall time of the
+  game's mutant run (only with `--mutants`).
 - **runs**: totals over `runs/*/summary.json` (agent runs): runs, repairs, model calls,
   tokens, cost.
 """
@@ -53,6 +54,14 @@ def _check_cell(g: GameRecord) -> str:
     return _ASSURANCE_WORDS.get(g.assurance, "pass")
 
 
+def _mutant_cell(g: GameRecord) -> str:
+    """Kill rate, and the wall time of the game's mutant run when known."""
+    if g.mutants is None:
+        return "-"
+    took = "" if g.mutants.seconds is None else f" in {g.mutants.seconds:.0f} s"
+    return pct(g.mutants.killed) + took
+
+
 def _row(g: GameRecord) -> list[str]:
     runs = f"{g.runs.green}/{g.runs.runs} green, {g.runs.repairs} repairs" if g.runs else "-"
     cost = f"${g.runs.cost_usd:.4f}" if g.runs and g.runs.cost_usd is not None else "-"
@@ -63,7 +72,7 @@ def _row(g: GameRecord) -> list[str]:
         pct(g.oracle.agreement) if g.oracle else "-",
         pct(g.golden),
         pct(g.coverage.sentences) if g.coverage else "-",
-        pct(g.mutants.killed) if g.mutants else "-",
+        _mutant_cell(g),
         runs,
         cost,
     ]
@@ -130,8 +139,14 @@ def _game_section(g: GameRecord) -> list[str]:
         lines.append(f"- coverage from {c.source}; uncited rule sentences: {shown or 'none'}")
         if c.dangling:
             lines.append(f"- citations naming nothing in the rulebook: {', '.join(c.dangling)}")
-    if g.mutants and g.mutants.survivors:
-        lines.append(f"- surviving mutants: {', '.join(g.mutants.survivors[:10])}")
+    if g.mutants:
+        m = g.mutants
+        took = "" if m.seconds is None else f" in {m.seconds:.0f} s"
+        lines.append(
+            f"- mutants: {m.killed.num}/{m.killed.den} killed{took}, {m.equivalent} reviewed "
+            f"as equivalent, {len(m.survivors)} surviving" + (":" if m.survivors else "")
+        )
+        lines += [f"  - {s}" for s in m.survivors]
     if g.runs:
         r = g.runs
         lines.append(

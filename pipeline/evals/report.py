@@ -74,6 +74,11 @@ class MutantRecord(_Model):
 
     killed: Ratio
     survivors: list[str] = Field(default_factory=list)
+    """Every unexplained survivor: ``page:line:column operator: description``."""
+    equivalent: int = 0
+    """Mutants reviewed as equivalent (not run, not in the rate)."""
+    seconds: float | None = None
+    """Wall time of the game's mutant run."""
 
 
 class RunsRecord(_Model):

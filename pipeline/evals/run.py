@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rulebook2game._version import __version__
 from rulebook2game.evals.metrics import evaluate_game
+from rulebook2game.evals.mutants import MutantOutcome
 from rulebook2game.evals.report import EvalReport, GameRecord, overall
 from rulebook2game.evals.suite import Settings, Suite
 from rulebook2game.jobs import JobJournal, LocalPool, Runner
@@ -49,8 +50,14 @@ def suite_command(suite: Suite) -> str:
     return shlex.join(words)
 
 
-def _game_job(settings: Settings, runner: Runner | None, path: Path) -> GameRecord:
-    return evaluate_game(path, settings, runner)
+def _game_job(
+    settings: Settings,
+    runner: Runner | None,
+    on_mutant: Callable[[Path, MutantOutcome], None] | None,
+    path: Path,
+) -> GameRecord:
+    heard = None if on_mutant is None else partial(on_mutant, path)
+    return evaluate_game(path, settings, runner, heard)
 
 
 def run_suite(
@@ -58,13 +65,18 @@ def run_suite(
     on_game: Callable[[GameRecord], None] | None = None,
     runner: Runner | None = None,
     journal: JobJournal | None = None,
+    on_mutant: Callable[[Path, MutantOutcome], None] | None = None,
+    mutant_workers: int | None = None,
 ) -> EvalReport:
     """Measure every game of ``suite``.
 
     Without ``runner`` the games are measured one after the other here (their mutants on
     a local pool); with one, each game is a job on it and so are its mutants. Games
     already in ``journal`` (an interrupted run of the same suite and settings) are not
-    measured again; each finished game is added to it as it ends.
+    measured again; each finished game is added to it as it ends. ``on_mutant(game,
+    outcome)`` hears of each mutant as it is decided; it is only called when the games
+    run here (no ``runner``: a callback does not travel to a cluster), and so is
+    ``mutant_workers`` (mutants checked at once on the local pool; default one per core).
     """
     started = time.perf_counter()
     created = datetime.now(UTC).isoformat(timespec="seconds")
@@ -84,7 +96,11 @@ def run_suite(
             on_game(record)
 
     paths, todo_keys = [suite.games[i] for i in todo], [keys[i] for i in todo]
-    job = partial(_game_job, suite.settings, runner)
+    if runner is None:
+        pool = LocalPool(mutant_workers) if mutant_workers else None
+        job = partial(_game_job, suite.settings, pool, on_mutant)
+    else:
+        job = partial(_game_job, suite.settings, runner, None)
     fresh = (runner or LocalPool(workers=1)).map(job, paths, todo_keys, finished)
     records.update(zip(todo, fresh, strict=True))
     games = [records[i] for i in range(len(keys))]

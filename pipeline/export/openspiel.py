@@ -116,7 +116,7 @@ class R2GState(pyspiel.State):  # type: ignore[misc]
         return self.r2g.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Equally likely outcomes (the rl target's convention)."""
+        """(outcome id, probability): the pages' odds, or equally likely."""
         return self.r2g.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:

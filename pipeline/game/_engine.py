@@ -75,6 +75,10 @@ class InProcessEngine:
         """The whole state as the game prints it."""
         return state.render()
 
+    def log_lines(self, state: State) -> list[str]:
+        """The lines the pages logged while applying the action that led to ``state``."""
+        return state.log_lines()
+
     def observation_string(self, state: State, player: int) -> str:
         """What ``player`` sees, as text."""
         return state.observation_string(player)

@@ -10,14 +10,18 @@ A ``State`` changes in place under ``apply_action``; ``clone`` copies it.
 from __future__ import annotations
 
 import ctypes
+import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook2game.actions import canonical
-from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError, chance_probabilities
 from rulebook2game.errors import BadInputError
+from rulebook2game.game._fast import fast_step
 from rulebook2game.game._native import NativeGame
 from rulebook2game.targets.rl.action_text import rl_to_canonical
+from rulebook2game.targets.rl.worker_main import chance_weight, chance_weights, log_lines
 
 if TYPE_CHECKING:
     from rulebook2game.game._batch import GameBatch
@@ -41,15 +45,48 @@ class Game:
         self.action_texts: tuple[str, ...] = tuple(rl_to_canonical(t) for t in native.texts)
         """Every action's canonical text; an action id is an index into this tuple."""
         self._ids = {text: i for i, text in enumerate(self.action_texts)}
-        self._buffer = native.call("r2g_int_buffer", native.size + 1)
-        self._data = self._buffer._data
-        self._buffer_ref = ctypes.byref(self._buffer)
-        self._result = ctypes.c_longlong()
-        self._result_ref = ctypes.byref(self._result)
-        self._index = ctypes.c_longlong()
-        self._index_ref = ctypes.byref(self._index)
-        self._step = native._step
+        # One io buffer per game for r2g_step_io: [action in / n out, player, legal ...];
+        # the player to move is read through a memoryview (cheaper than ctypes items).
+        self._io = native.call("r2g_int_buffer", native.size + 2)
+        self._io_ref = ctypes.byref(self._io)
+        address = ctypes.addressof(self._io._data.contents)
+        words = (ctypes.c_longlong * (native.size + 2)).from_address(address)
+        self._mv = memoryview(words).cast("B").cast("q")
+        fast = fast_step()
+        self._fast = fast is not None
+        """Whether steps go through the C extension (:mod:`rulebook2game.game._fast`)."""
+        self._step: Callable[[Any, int], list[int] | None] = (
+            functools.partial(
+                fast,
+                ctypes.cast(native.step_io, ctypes.c_void_p).value or 0,
+                ctypes.addressof(native.all),
+                ctypes.addressof(self._io),
+                address,
+                tuple(range(native.size)),
+            )
+            if fast is not None
+            else self._ctypes_step
+        )
         self._all_ref = native.all_ref
+        self._copy: Callable[[Any], Any] = (
+            native.copy_plain if native.plain else (lambda g: native.copy(ctypes.byref(g)))
+        )
+        self._initial = native.copy(native.initial_ref)
+        self._odds = chance_weights(native.m, native.texts)
+        first = State(self, self._initial, [])
+        first._describe()
+        self._initial_player = first._player
+        self._initial_legal = first._legal
+
+    def _ctypes_step(self, ref: Any, action: int) -> list[int] | None:
+        """One step through ctypes (when the C extension is not there): the legal ids
+        after applying ``action`` (-1: none) to the game behind ``ref``, or None when
+        it is not legal."""
+        mv = self._mv
+        mv[0] = action
+        self._native.step_io(ref, self._all_ref, self._io_ref)
+        n = mv[0]
+        return None if n < 0 else mv[2 : n + 2].tolist()
 
     @property
     def num_players(self) -> int:
@@ -67,6 +104,13 @@ class Game:
         return (self._native.tensor_size,)
 
     @property
+    def has_weighted_chance(self) -> bool:
+        """Whether the pages give chance outcomes odds of their own
+        (``chance_weight_NAME``); otherwise the outcomes of a chance node are equally
+        likely."""
+        return bool(self._odds)
+
+    @property
     def has_hidden_information(self) -> bool:
         """Whether the pages declare state some player may not see (``Hidden``,
         ``HiddenInformation``)."""
@@ -74,7 +118,10 @@ class Game:
 
     def new_initial_state(self) -> State:
         """The state before the first action."""
-        return self._state(self._native.copy(self._native.initial_ref), [])
+        state = State(self, self._copy(self._initial), [])
+        state._player = self._initial_player
+        state._legal = list(self._initial_legal)
+        return state
 
     def action_id(self, text: str) -> int:
         """The id of an action given as canonical text (``drop(col=3)``)."""
@@ -111,12 +158,7 @@ class Game:
 
     def _state(self, g: Any, history: list[int]) -> State:
         state = State(self, g, history)
-        self._index.value = -1
-        self._step(*state._args)
-        n = self._result.value
-        data = self._data
-        state._player = data[0]
-        state._legal = data[1 : n + 1] if n > 0 else []
+        state._describe()
         return state
 
     def __repr__(self) -> str:
@@ -128,13 +170,15 @@ class Game:
 class State:
     """One position of a :class:`Game` (changes in place under :meth:`apply_action`)."""
 
-    __slots__ = ("_args", "_g", "_game", "_history", "_legal", "_player", "_ref")
+    __slots__ = ("_g", "_game", "_history", "_io", "_key", "_legal", "_player", "_step")
 
     def __init__(self, game: Game, g: Any, history: list[int]) -> None:
         self._game = game
         self._g = g
-        self._ref = ctypes.byref(g)
-        self._args = (game._result_ref, self._ref, game._all_ref, game._index_ref, game._buffer_ref)
+        self._key = ctypes.addressof(g) if game._fast else ctypes.byref(g)
+        """What the game's step takes to find this state (an address, or a byref)."""
+        self._io = game._mv
+        self._step = game._step
         self._history = history
         self._player = TERMINAL
         self._legal: list[int] = []
@@ -174,11 +218,17 @@ class State:
         return sorted(texts[i] for i in self._legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node: (action id, probability), equally likely; else empty."""
+        """At a chance node: (action id, probability); else empty. Outcomes are equally
+        likely unless the pages weight them (:attr:`Game.has_weighted_chance`)."""
         if self._player != CHANCE or not self._legal:
             return []
-        p = 1.0 / len(self._legal)
-        return [(i, p) for i in self._legal]
+        odds = self._game._odds
+        if not odds:
+            p = 1.0 / len(self._legal)
+            return [(i, p) for i in self._legal]
+        weights = [chance_weight(odds, self._g, i) for i in self._legal]
+        texts = [self._game.action_texts[i] for i in self._legal]
+        return list(zip(self._legal, chance_probabilities(texts, weights), strict=True))
 
     def action_to_string(self, action: int) -> str:
         """The canonical text of action id ``action``."""
@@ -193,18 +243,19 @@ class State:
             IllegalActionError: the action is not legal here (the state is unchanged).
         """
         # The hot path of per-step play: one native call, no helper calls.
-        game = self._game
-        game._index.value = action
-        game._step(*self._args)
-        n = game._result.value
-        if n < 0 or action < 0:
-            texts = game.action_texts
+        legal = self._step(self._key, action)
+        if legal is None or action < 0:
+            texts = self._game.action_texts
             shown = texts[action] if 0 <= action < len(texts) else str(action)
             raise IllegalActionError(shown, self.legal_action_texts())
-        data = game._data
-        self._player = data[0]
-        self._legal = data[1 : n + 1] if n else []
+        self._player = self._io[1]
+        self._legal = legal
         self._history.append(action)
+
+    def _describe(self) -> None:
+        """Read who moves and what is legal from the engine (no action applied)."""
+        self._legal = self._step(self._key, -1) or []
+        self._player = self._io[1]
 
     def apply(self, text: str) -> None:
         """Apply an action given as canonical text, in place."""
@@ -222,7 +273,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy."""
-        copy = State(self._game, self._game._native.copy(self._ref), list(self._history))
+        copy = State(self._game, self._game._copy(self._g), list(self._history))
         copy._player, copy._legal = self._player, list(self._legal)
         return copy
 
@@ -251,6 +302,10 @@ class State:
         if not native.call("r2g_resample_is_clean", self._g, seat):
             return None
         return self._game._state(native.call("r2g_resampled", self._g, seat, seed), [])
+
+    def log_lines(self) -> list[str]:
+        """The lines the pages logged (``log``) while the last action was applied."""
+        return log_lines(self._game._native.m, self._g)
 
     def observation_string(self, player: int) -> str:
         """What ``player`` sees: the game's ``pretty_print`` with hidden values reset."""

@@ -3,7 +3,9 @@
 ``rlc`` writes a Python wrapper (``wrapper.py``) around the shared library; its
 functions convert arguments on every call. The hot calls (one step, many steps) go
 straight to the library's symbols through ``ctypes`` with pointer arguments prepared
-once, which is what makes per-step stepping from Python cheap.
+once, and without releasing the GIL (a step takes well under a microsecond; releasing
+and taking the lock back cost about as much), which is what makes per-step stepping
+from Python cheap.
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ class NativeGame:
         self.players = int(self.m.get_num_players())
         self.size = len(self.texts)
         self.all_ref = ctypes.byref(self.all)
+        self._held = ctypes.PyDLL(self.m.lib._name)
         self._step = self._raw("r2g_step")
+        self.step_io = self._raw("r2g_step_io")
+        """``r2g_step_io`` (see ``r2g_play.rl``): call with ``ctypes.byref`` of a game,
+        the action table and the io buffer."""
         self._step_many = self._raw("r2g_step_many")
         self._copy = self._raw("r2g_copy")
         self._new = self.m.Game.__new__
@@ -53,8 +59,8 @@ class NativeGame:
     def _raw(self, name: str) -> Any:
         """The library symbol behind a wrapper function, called with ``ctypes.byref``
         arguments and no declared argument types (the cheapest ctypes call; a new
-        function object, so the wrapper's own is left as it is)."""
-        symbol = self.m.lib[self._wrapped(name).__name__]
+        function object, so the wrapper's own is left as it is), holding the GIL."""
+        symbol = self._held[self._wrapped(name).__name__]
         symbol.restype = None
         return symbol
 
@@ -63,12 +69,24 @@ class NativeGame:
 
         Cheaper than the wrapper's ``clone``: the struct is allocated without the
         wrapper's ``__init__`` (zeroed memory, which ``r2g_copy`` assigns over) and is
-        still dropped by the wrapper's ``__del__`` when collected.
+        still dropped by the wrapper's ``__del__`` when collected. A game that owns no
+        heap memory (:attr:`plain`) is better copied byte for byte with
+        :meth:`copy_plain`.
         """
         game = self._new(self._game_type)
         game.to_erase = True
         self._copy(ctypes.byref(game), source)
         return game
+
+    @property
+    def plain(self) -> bool:
+        """Whether a game state is plain data (no pointers, nothing to drop), so that a
+        byte copy is a deep copy."""
+        return _plain(self._game_type)
+
+    def copy_plain(self, source: Any) -> Any:
+        """A byte copy of the game struct ``source`` (only when :attr:`plain`)."""
+        return self._game_type.from_buffer_copy(source)
 
     def call(self, name: str, *args: Any) -> Any:
         """A runtime or page function through the wrapper (the slow, convenient path)."""
@@ -108,6 +126,20 @@ class NativeGame:
                 chunks.append(chunk)
             os.close(sink)
         return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def _plain(kind: Any) -> bool:
+    """Whether a ctypes type is plain data: scalars, and arrays and structs of them,
+    with no pointer and no ``__del__`` (the wrapper's mark of owned memory)."""
+    if hasattr(kind, "__del__") or issubclass(kind, ctypes._Pointer | ctypes.c_void_p):
+        return False
+    if issubclass(kind, ctypes.c_char_p | ctypes.c_wchar_p):
+        return False
+    if issubclass(kind, ctypes.Array):
+        return _plain(kind._type_)
+    if issubclass(kind, ctypes.Structure | ctypes.Union):
+        return all(_plain(field[1]) for field in kind._fields_)
+    return issubclass(kind, ctypes._SimpleCData)
 
 
 def native_game(wrapper: Path) -> NativeGame:

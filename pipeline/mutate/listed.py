@@ -73,6 +73,8 @@ def listed_mutants(path: Path, game: str, pages: Mapping[str, str]) -> list[Muta
             )
         )
         before_line = text.splitlines()[line - 1].strip()
+        at = text.index(entry.before)
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
         out.append(
             Mutant(
                 id=f"{entry.page}:{line}:{OPERATOR}:{entry.id}",
@@ -83,6 +85,7 @@ def listed_mutants(path: Path, game: str, pages: Mapping[str, str]) -> list[Muta
                 source=source,
                 diff=diff,
                 before=before_line,
+                column=column,
             )
         )
     return out

@@ -81,12 +81,38 @@ class Mutant:
     before: str = ""
     """The original text of the first changed line (stripped), to recognise the mutant
     after unrelated lines moved."""
+    column: int = 0
+    """1-based column of the first changed character on ``line`` (0: unknown)."""
+
+    @property
+    def where(self) -> str:
+        """``page:line:column``, as a reader looks it up."""
+        return (
+            f"{self.page}:{self.line}:{self.column}" if self.column else f"{self.page}:{self.line}"
+        )
+
+
+def first_change(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
+    """``(line offset, 1-based column)`` of the first difference of two line runs."""
+    for k, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            col = next((j for j, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+            return k, (min(len(a), len(b)) if col is None else col) + 1
+    k = min(len(old), len(new))
+    line = (new[k] if k < len(new) else old[k]) if k < max(len(old), len(new)) else ""
+    return k, len(line) - len(line.lstrip()) + 1
 
 
 def _apply(page: PageSource, edit: Edit) -> str:
     lines = list(page.lines)
     lines[edit.start : edit.end] = edit.new_lines
     return "\n".join(lines)
+
+
+def _only_slash_comments(lines: Sequence[str]) -> bool:
+    """Lines that are all ``//`` comments (the comment of targets such as ``rbg``, whose
+    ``#`` starts a definition): an edit there changes no rule."""
+    return bool(lines) and all(line.strip().startswith("//") for line in lines)
 
 
 def page_mutants(
@@ -108,6 +134,8 @@ def page_mutants(
     every = {**OPERATORS, **(extra or {})}
     for op_name in operators or list(every):
         for n, edit in enumerate(every[op_name](page, skip)):
+            if _only_slash_comments(page.lines[edit.start : edit.end]):
+                continue
             source = _apply(page, edit)
             if source in seen:
                 continue
@@ -121,6 +149,7 @@ def page_mutants(
                     n=1,
                 )
             )
+            offset, column = first_change(page.lines[edit.start : edit.end], edit.new_lines)
             out.append(
                 Mutant(
                     id=f"{name}:{edit.start + 1}:{op_name}:{n}",
@@ -131,6 +160,7 @@ def page_mutants(
                     source=source,
                     diff=diff,
                     before=page.lines[edit.start].strip(),
+                    column=column if offset == 0 else 0,
                 )
             )
     return out

@@ -14,6 +14,17 @@ named in ``skip`` (presentation-only functions such as ``pretty_print``).
 | ``delete_stmt`` | an assignment, call, ``break``, ``continue`` or bare ``return`` → a no-op |
 | ``swap_args`` | two adjacent, different arguments of a call exchanged |
 | ``drop_precondition`` | one condition of an ``act name(...) { ... }`` removed |
+| ``widen_range`` | a literal range of an action argument: ``BInt<a, b+1>``, ``BInt<a-1, b>`` |
+| ``terminal_player`` | before a ``return`` that ends the game, the seat to move is swapped |
+
+``widen_range`` runs before ``off_by_one``, which would make the same edit of a literal
+bound: such a mutant is reported as a wider range. It is rejected at compile when
+``interface.toml`` fixes the range (the interface contract), so it measures games
+without one.
+``terminal_player`` reads the seat field from ``get_current_player`` (its last
+``return g.FIELD``) and, in an ``act`` body, inserts ``FIELD = 1 - FIELD`` before each
+bare ``return`` (which ends the game): whoever scores from the seat to move at the
+end (the player to move has no move and loses) then scores the wrong seat.
 """
 
 from __future__ import annotations
@@ -231,13 +242,92 @@ def _drop_part(text: str, offset: int, parts: list[tuple[int, int]], drop: tuple
     return text[: offset + start] + text[offset + end :]
 
 
+_ARG_RANGE = re.compile(r"BInt<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*>")
+_SEAT_RETURN = re.compile(r"^\s*return\s+[A-Za-z_][A-Za-z0-9_]*\.([A-Za-z_][A-Za-z0-9_.]*)\s*$")
+
+
+def widen_range(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """An action argument's literal range one wider at either end (``BInt<a, b>`` in an ``act``).
+
+    rl's type arguments are literals or names: a named bound (``BInt<0, CARDS>``) and a
+    lower bound of 0 cannot be widened in place and are left alone.
+    """
+    for i in _lines_in_scope(page, skip):
+        mask = page.masks[i]
+        if not _ACT_STMT.match(mask):
+            continue
+        offset = mask.index("(")
+        params = mask[offset : matching_close(mask, offset) + 1]
+        for match in _ARG_RANGE.finditer(params):
+            low, high = match.group(1), match.group(2)
+            start, end = offset + match.start(), offset + match.end()
+            wider = []
+            if high.isdigit():
+                wider.append((f"BInt<{low}, {int(high) + 1}>", "upper"))
+            if low.isdigit() and int(low) > 0:
+                wider.append((f"BInt<{int(low) - 1}, {high}>", "lower"))
+            for new, what in wider:
+                line = _replace(page.lines[i], start, end, new)
+                desc = f"`{match.group(0)}` → `{new}` ({what} bound widened)"
+                yield Edit("widen_range", i, i + 1, (line,), desc)
+
+
+def _seat_field(page: PageSource) -> str | None:
+    """The field ``get_current_player`` returns last (``g.current`` → ``current``)."""
+    field = None
+    for i, owner in enumerate(page.owners):
+        if owner == "get_current_player":
+            match = _SEAT_RETURN.match(page.masks[i])
+            if match:
+                field = match.group(1)
+    return field
+
+
+def terminal_player(page: PageSource, skip: frozenset[str]) -> Iterator[Edit]:
+    """Swap the seat to move just before each game-ending bare ``return`` of an ``act``.
+
+    Only on the page that defines ``get_current_player`` (where the seat field is
+    known), and only in ``act`` bodies, where a bare ``return`` ends the game.
+    """
+    field = _seat_field(page)
+    if field is None:
+        return
+    for i in _lines_in_scope(page, skip):
+        if not _SIMPLE.match(page.masks[i]) or page.masks[i].strip() != "return":
+            continue
+        owner = page.owners[i]
+        if not owner or not any(
+            _ACT_STMT.match(page.masks[j]) and page.owners[j] == owner
+            for j in range(page.header_end, len(page.lines))
+            if indent_of(page.masks[j]) == 0
+        ):
+            continue
+        pad = page.lines[i][: indent_of(page.lines[i])]
+        swap = f"{pad}{field} = 1 - {field}"
+        desc = f"seat to move swapped (`{field} = 1 - {field}`) before the game ends"
+        yield Edit("terminal_player", i, i + 1, (swap, page.lines[i]), desc)
+
+
 OPERATORS: dict[str, Operator] = {
     "cmp_flip": cmp_flip,
     "bool_flip": bool_flip,
     "negate_cond": negate_cond,
+    "widen_range": widen_range,
     "off_by_one": off_by_one,
     "delete_stmt": delete_stmt,
     "swap_args": swap_args,
     "drop_precondition": drop_precondition,
+    "terminal_player": terminal_player,
 }
 """Every operator, in enumeration order."""
+
+CLASSIC = (
+    "cmp_flip",
+    "bool_flip",
+    "negate_cond",
+    "off_by_one",
+    "delete_stmt",
+    "swap_args",
+    "drop_precondition",
+)
+"""The operators the corpus golden traces were selected against (``selection.json``)."""

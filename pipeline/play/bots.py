@@ -40,7 +40,18 @@ def _search_bot() -> Bot:
     return SearchBot()
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "search": _search_bot}
+def _ismcts_bot() -> Bot:
+    # OpenSpiel's ISMCTS on the registered game: also only for checked pages.
+    from rulebook2game.bots import ISMCTSBot
+
+    return ISMCTSBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "search": _search_bot,
+    "ismcts": _ismcts_bot,
+}
 """Bot kinds by the name the command line and the web app use."""
 
 

@@ -33,6 +33,8 @@ class Move:
     """``human``, ``bot:<kind>``, ``chance``, ``replay`` or ``loaded`` (from a saved game)."""
     legal: tuple[str, ...] | None = None
     chance: tuple[tuple[str, float], ...] | None = None
+    notes: tuple[str, ...] = ()
+    """The lines the pages logged while applying the move (RulePage's ``log``)."""
 
     def step(self) -> TraceStep:
         """The move as a trace step."""
@@ -45,15 +47,16 @@ class Move:
 
         With ``seen=False`` the action stays hidden (``seat 2 (bot:random) moved``).
         """
+        notes = f" · {' · '.join(self.notes)}" if self.notes and seen else ""
         if self.player == CHANCE:
             if not seen:
                 return "chance: (hidden)"
             p = dict(self.chance or ()).get(self.action)
             shown = f" (p={p:.4g})" if p is not None else ""
-            return f"chance: {self.action}{shown}"
+            return f"chance: {self.action}{shown}{notes}"
         if not seen:
             return f"seat {self.player} ({self.by}) moved"
-        return f"seat {self.player} ({self.by}): {self.action}"
+        return f"seat {self.player} ({self.by}): {self.action}{notes}"
 
 
 class Table:
@@ -227,7 +230,11 @@ class Table:
         except IllegalActionError:
             who = "chance" if mover == CHANCE else f"seat {mover}"
             raise PlayError(f"step {t}: {action} is not legal for {who} here") from None
-        move = Move(t=t, player=mover, action=action, by=by, legal=legal, chance=chance)
+        logged = getattr(self.engine, "log_lines", None)
+        notes = tuple(logged(after)) if callable(logged) else ()
+        move = Move(
+            t=t, player=mover, action=action, by=by, legal=legal, chance=chance, notes=notes
+        )
         self.moves.append(move)
         self.states.append(after)
         self._hidden = self._hidden or hides_something(self.engine, after)

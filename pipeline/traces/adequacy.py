@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -100,12 +100,12 @@ def _run_job(job: _Job) -> tuple[bool, dict[str, bool]]:
                 break
             if key in job.known:
                 results[key] = job.known[key]
-                continue
-            if engine is None:
-                engine = _start(job.game_dir, job.mutant, dest)
+            else:
                 if engine is None:
-                    return False, {}
-            results[key] = not replay(engine, trace).ok
+                    engine = _start(job.game_dir, job.mutant, dest)
+                    if engine is None:
+                        return False, {}
+                results[key] = not replay(engine, trace).ok
             if i < job.first and results[key]:
                 break
     except Rulebook2GameError:
@@ -200,3 +200,55 @@ def _load(cache: Path | None) -> dict[str, Any]:
 def _save(cache: Path | None, store: dict[str, Any]) -> None:
     if cache is not None:
         write_text_atomic(cache, json.dumps(store, sort_keys=True, separators=(",", ":")))
+
+
+def first_killers(
+    game_dir: Path,
+    pages: Mapping[str, str],
+    mutants: Sequence[Mutant],
+    traces: Callable[[], Iterable[tuple[str, Trace]]],
+    *,
+    cache: Path | None = None,
+    on_mutant: Callable[[Mutant, str | None], None] | None = None,
+) -> dict[str, str | None]:
+    """Mutant id -> the name of the first trace (in ``traces()`` order) whose replay kills it.
+
+    ``traces`` is called once per mutant and may build the traces lazily (seeded walks
+    are cheaper to play again than to hold), so a long reserve costs no memory. Each
+    mutant is compiled at most once, and only if some answer is not cached.
+    """
+    store = _load(cache)
+    out: dict[str, str | None] = {}
+    try:
+        for m in mutants:
+            entry = store.setdefault(mutant_key(pages, m), {"compiled": None, "kills": {}})
+            out[m.id] = None
+            if entry["compiled"] is False:
+                continue
+            engine: RlEngine | None = None
+            dest = game_dir / "build" / "adequacy" / m.id.replace(":", "-")
+            try:
+                for name, trace in traces():
+                    key = trace_key(trace)
+                    if key not in entry["kills"]:
+                        if engine is None:
+                            engine = _start(game_dir, m, dest)
+                            entry["compiled"] = engine is not None
+                            if engine is None:
+                                break
+                        entry["kills"][key] = not replay(engine, trace).ok
+                    if entry["kills"][key]:
+                        out[m.id] = name
+                        break
+            except Rulebook2GameError:
+                entry["compiled"] = False
+            finally:
+                if engine is not None:
+                    engine.close()
+                shutil.rmtree(dest, ignore_errors=True)
+            if on_mutant is not None:
+                on_mutant(m, out[m.id])
+            _save(cache, store)
+    finally:
+        _save(cache, store)
+    return out

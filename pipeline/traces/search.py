@@ -16,16 +16,23 @@ mutants no candidate kills: page code random play does not reach, or equivalent 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from rulebook2game.engine import Engine
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.mutate import PRESENTATION_ONLY, Mutant, enumerate_mutants, read_pages
-from rulebook2game.trace import read_trace
-from rulebook2game.traces.adequacy import MUTANT, MutantKills, kill_sets, trace_key
+from rulebook2game.mutate.operators import CLASSIC
+from rulebook2game.trace import Trace, read_trace
+from rulebook2game.traces.adequacy import (
+    MUTANT,
+    MutantKills,
+    first_killers,
+    kill_sets,
+    trace_key,
+)
 from rulebook2game.traces.select import (
     ENDING,
     Candidate,
@@ -34,7 +41,7 @@ from rulebook2game.traces.select import (
     trace_features,
 )
 from rulebook2game.traces.walks import WalkSpec, record_walk, walk_specs
-from rulebook2game.workspace import load_interface
+from rulebook2game.workspace import open_workspace
 
 SELECTION_FILE = "selection.json"
 """Written beside the kept traces: what each covers, and what none covers."""
@@ -52,24 +59,67 @@ def oracle_candidates(
     :data:`PER_FEATURE` walks to reach each ending feature are kept (the replay of each
     candidate costs time in round 2).
     """
+    return oracle_walks(engine, game=game, walks=walks, max_steps=max_steps, pool=pool)[0]
+
+
+def oracle_walks(
+    engine: Engine[Any], *, game: str, walks: int, max_steps: int, pool: int = 24
+) -> tuple[list[Candidate], Reserve]:
+    """``(kept, reserve)``: :func:`oracle_candidates`, and every other finished walk.
+
+    The reserve is what :func:`choose` replays, walk by walk, through the mutants that
+    no kept candidate kills (the rare games a mutant needs: a turn that reaches exactly
+    99 points, eight captures by one side). It holds walk specs, not traces: a walk
+    is played again when it is needed.
+    """
     kept: list[Candidate] = []
+    reserve: list[WalkSpec] = []
     seen: dict[str, int] = {}
     texts: set[str] = set()
     for spec in walk_specs(engine.players, walks):
         trace = record_walk(engine, spec, game=game, max_steps=max_steps)
         if not trace.end.terminal:
             continue
+        text = trace.to_jsonl()
+        if text in texts:
+            continue
+        texts.add(text)
         features = trace_features(trace)
         endings = [f for f in features if f.startswith(ENDING)]
         wanted = len(kept) < pool or any(seen.get(f, 0) < PER_FEATURE for f in endings)
-        text = trace.to_jsonl()
-        if not wanted or text in texts:
+        if not wanted:
+            reserve.append(spec)
             continue
-        texts.add(text)
         for f in endings:
             seen[f] = seen.get(f, 0) + 1
         kept.append(Candidate(spec.label, trace, features))
-    return kept
+    return kept, Reserve(engine, game, max_steps, tuple(reserve))
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """Walks kept by spec only, played again on demand (in spec order)."""
+
+    engine: Engine[Any]
+    game: str
+    max_steps: int
+    specs: tuple[WalkSpec, ...]
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def traces(self) -> Iterator[tuple[str, Trace]]:
+        """``(name, trace)`` of every reserve walk, in order."""
+        for spec in self.specs:
+            yield (
+                spec.label,
+                record_walk(self.engine, spec, game=self.game, max_steps=self.max_steps),
+            )
+
+    def candidate(self, name: str) -> Candidate:
+        """The candidate of one reserve walk, by name."""
+        trace = record_walk(self.engine, walk_of(name), game=self.game, max_steps=self.max_steps)
+        return Candidate(name, trace, trace_features(trace))
 
 
 def file_candidates(paths: Iterable[Path]) -> list[Candidate]:
@@ -84,23 +134,26 @@ def file_candidates(paths: Iterable[Path]) -> list[Candidate]:
 
 
 def rule_mutants(game_dir: Path, review_file: Path = REVIEW_FILE) -> list[Mutant]:
-    """Every mutant of the game's rule pages, less those reviewed as equivalent."""
+    """Every mutant of the game's rule pages, less those reviewed as equivalent.
+
+    The ``fun`` invariants (of interface.toml and of game.toml) are evidence, not rules,
+    and are not mutated. Made by the :data:`~rulebook2game.mutate.operators.CLASSIC`
+    operators: the corpus
+    selections (``traces/selection.json``) were measured against them, and ``--check``
+    re-derives those selections byte for byte.
+    """
     pages = read_pages(game_dir / "pages")
-    interface = game_dir / "interface.toml"
-    funs = (
-        {s.fun for s in load_interface(interface).invariants if s.fun}
-        if interface.is_file()
-        else set()
-    )
-    mutants = enumerate_mutants(pages, skip=PRESENTATION_ONLY | frozenset(funs))
+    ws = open_workspace(game_dir)
+    interface = ws.interface()
+    specs = (*(interface.invariants if interface else ()), *ws.config().invariants)
+    funs = frozenset(spec.fun for spec in specs if spec.fun)
+    mutants = enumerate_mutants(pages, operators=CLASSIC, skip=PRESENTATION_ONLY | funs)
     name = _game_name(game_dir)
     reviews = load_reviews(name, review_file)
     return [m for m in mutants if reviews.reason(m) is None]
 
 
 def _game_name(game_dir: Path) -> str:
-    from rulebook2game.workspace import open_workspace
-
     return open_workspace(game_dir).config().name
 
 
@@ -127,8 +180,15 @@ def choose(
     cache: Path | None = None,
     workers: int = 1,
     on_mutant: Callable[[MutantKills], None] | None = None,
+    reserve: Reserve | None = None,
+    hunt_limit: int | None = None,
 ) -> Choice:
-    """Round 1 (endings, actions, arguments), then round 2 (mutants) when given."""
+    """Round 1 (endings, actions, arguments), then round 2 (mutants) when given.
+
+    ``reserve``: more candidates, replayed in order through each mutant that no
+    candidate kills until one of them does; each reserve walk that kills one joins
+    the candidates (see :func:`hunt`); at most ``hunt_limit`` of them per mutant.
+    """
     first = greedy_cover(candidates, max_traces=max_traces)
     if game_dir is None or not mutants:
         return Choice(first)
@@ -143,6 +203,9 @@ def choose(
         workers=workers,
         on_mutant=on_mutant,
     )
+    if reserve is not None and len(reserve):
+        kills, found = hunt(game_dir, pages, kills, reserve, cache=cache, limit=hunt_limit)
+        candidates = [*candidates, *found]
     extra: dict[str, set[str]] = {}
     for k in kills.values():
         for name in k.killers:
@@ -153,6 +216,42 @@ def choose(
     by_name = {c.name: c for c in widened}
     start = [by_name[p.candidate.name] for p in first.picks]
     return Choice(greedy_cover(widened, max_traces=max_traces, start=start), kills)
+
+
+def hunt(
+    game_dir: Path,
+    pages: dict[str, str],
+    kills: dict[str, MutantKills],
+    reserve: Reserve,
+    *,
+    cache: Path | None = None,
+    limit: int | None = None,
+) -> tuple[dict[str, MutantKills], list[Candidate]]:
+    """Replay ``reserve`` through every compiled mutant no candidate kills, until one does.
+
+    ``limit``: at most this many reserve walks per mutant (the first ones, in order):
+    the edits no walk reaches (breakthrough's capture-every-piece win) would otherwise
+    replay the whole reserve each.
+
+    Returns the kill sets with the hunted killers added, and the reserve walks that
+    killed something (in reserve order), to join the candidates. Deterministic: the
+    first killer in reserve order wins.
+    """
+    unkilled = [k.mutant for k in kills.values() if k.compiled and not k.killers]
+    if not unkilled:
+        return kills, []
+    limited = reserve if limit is None else replace(reserve, specs=reserve.specs[:limit])
+    found = first_killers(game_dir, pages, unkilled, limited.traces, cache=cache)
+    out = dict(kills)
+    used: list[str] = []
+    for mid, name in found.items():
+        if name is not None:
+            old = out[mid]
+            out[mid] = MutantKills(old.mutant, old.compiled, frozenset({name}), False)
+            if name not in used:
+                used.append(name)
+    order = {spec.label: i for i, spec in enumerate(reserve.specs)}
+    return out, [reserve.candidate(n) for n in sorted(used, key=order.__getitem__)]
 
 
 def selection_record(choice: Choice, *, game: str, source: str, walks: int | None) -> str:
@@ -208,9 +307,12 @@ def walk_of(name: str) -> WalkSpec:
 __all__ = [
     "SELECTION_FILE",
     "Choice",
+    "Reserve",
     "choose",
     "file_candidates",
+    "hunt",
     "oracle_candidates",
+    "oracle_walks",
     "record_walk",
     "rule_mutants",
     "selection_record",

@@ -7,12 +7,16 @@ Two flavours of build:
 - **optimized** (``-O2``): no checks, for speed (benchmarks, long fuzz runs).
 
 Each build lives in ``build/rl-<checked|optimized>-<hash>/`` (``wrapper.py``,
-``lib.so``, ``build.json``, ``src/``); the hash covers the pages, ``interface.toml``, the runtime
-support files, the compiler version and the flags, so an unchanged workspace reuses its
-build. Builds are made in a temporary folder inside ``build/`` and renamed into place
-when complete; ``build/`` keeps the newest :data:`KEEP_BUILDS` builds of each flavour.
-A build that fails is kept for inspection as ``build/rl-<flavour>-failed/`` (the pages as rlc saw
-them, whatever rlc wrote, and ``failure.txt``), replacing the previous failed one.
+``lib.so``, ``build.json``, ``resume_points.json``, ``src/``); the hash covers the pages,
+``interface.toml``, the runtime support files, the compiler version and the flags, so an
+unchanged workspace reuses its build. Builds are made in a temporary folder inside
+``build/`` and renamed into place when complete; ``build/`` keeps the newest
+:data:`KEEP_BUILDS` builds of each flavour. A build that fails is kept for inspection as
+``build/rl-<flavour>-failed/`` (the pages as rlc saw them, whatever rlc wrote, and
+``failure.txt``), replacing the previous failed one.
+``resume_points.json`` maps each action to the point where the game resumes with it
+(read from rlc's expanded program, see :mod:`rulebook2game.targets.rl.resume_points`),
+so the native playout loop tests only the actions that can follow.
 
 ``rlc`` compiles a copy of the pages (``src/pages/`` of the build folder) in which
 identifiers its generated Python wrapper cannot hold (``raise``, ``from``, ...) are
@@ -42,6 +46,7 @@ from pathlib import Path
 
 from rulebook2game.errors import BadWorkspaceError, CompileError
 from rulebook2game.targets.rl.contract import interface_diagnostics
+from rulebook2game.targets.rl.coverage import PROBES_FILE, add_probes
 from rulebook2game.targets.rl.diagnostics import (
     ONE_ERROR_NOTE,
     Diagnostic,
@@ -57,12 +62,13 @@ from rulebook2game.targets.rl.pages import (
     find_play_page,
     undefined_symbol_diagnostic,
 )
+from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, RESUME_FILE, parse_resume_points
 from rulebook2game.targets.rl.scopes import shadowing_diagnostics
 from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_toolchain
 from rulebook2game.workspace import Workspace
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
-RUNTIME_FILES = ("r2g_runtime.rl",)
+RUNTIME_FILES = ("r2g_runtime.rl", "r2g_play.rl")
 """Support code compiled with every game: action tables and the native playout loop."""
 
 CHECKED_FLAGS = ("--emit-bound-checks", "--emit-precondition-checks")
@@ -153,8 +159,14 @@ class RlCompileError(CompileError):
         super().__init__(f"{result.summary()}{note}")
 
 
-def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
-    """Compile ``ws``'s pages (checked build unless ``optimized``), reusing a cached build."""
+def compile_workspace(
+    ws: Workspace, optimized: bool = False, *, coverage: bool = False
+) -> CompileResult:
+    """Compile ``ws``'s pages (checked build unless ``optimized``), reusing a cached build.
+
+    ``coverage``: a checked build whose statements report that they ran
+    (see :mod:`rulebook2game.targets.rl.coverage`), in ``build/rl-coverage-<hash>/``.
+    """
     started = time.perf_counter()
     ws = Workspace(ws.root.resolve())
     tools = find_toolchain()
@@ -165,7 +177,11 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
     play_page = problem
     flags = OPTIMIZED_FLAGS if optimized else CHECKED_FLAGS
     flavour = f"rl-{'optimized' if optimized else 'checked'}"
-    key = _build_key(tools, pages, flags, ws.root / "interface.toml")
+    if coverage:
+        flags, flavour = CHECKED_FLAGS, "rl-coverage"
+    key = _build_key(
+        tools, pages, (*flags, *(("coverage",) if coverage else ())), ws.root / "interface.toml"
+    )
     final = ws.build_dir / f"{flavour}-{key}"
     build = RlBuild(final, optimized, play_page)
     if (final / "build.json").is_file():
@@ -175,7 +191,7 @@ def compile_workspace(ws: Workspace, optimized: bool = False) -> CompileResult:
     ws.build_dir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=ws.build_dir))
     try:
-        diagnostics = _build_into(ws, tools, pages, flags, work)
+        diagnostics = _build_into(ws, tools, pages, flags, work, coverage)
         if diagnostics:
             kept = ws.build_dir / f"{flavour}-failed"
             stopped = isinstance(diagnostics, _RlcStopped)
@@ -291,7 +307,12 @@ def _restore(diagnostic: Diagnostic, staged: dict[str, MangledSource]) -> Diagno
 
 
 def _build_into(
-    ws: Workspace, tools: Toolchain, pages: list[Path], flags: tuple[str, ...], work: Path
+    ws: Workspace,
+    tools: Toolchain,
+    pages: list[Path],
+    flags: tuple[str, ...],
+    work: Path,
+    coverage: bool = False,
 ) -> list[Diagnostic]:
     """Type-check, check hooks, then write wrapper and library into ``work``."""
     staged = _stage_pages(ws, pages, work)
@@ -300,13 +321,21 @@ def _build_into(
         return diagnostics
     sources = [*_page_args(ws, pages), *(str(RUNTIME_DIR / f) for f in RUNTIME_FILES)]
     sources.append(str(tools.learn_rl))
+    if coverage:
+        sources.extend(add_probes(work, _page_args(ws, pages), work / SOURCE_DIR))
     include = ["-i", "pages", "-i", str(RUNTIME_DIR)]
     wrapper_cmd = [str(tools.rlc), *sources, "--python", "-o", f"../{WRAPPER_NAME}", *include]
     lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
-    results = _run_parallel(work / SOURCE_DIR, [wrapper_cmd, [*lib_cmd, *flags, *include]])
-    for code, output in results:
+    dump_cmd = [str(tools.rlc), *sources, *DUMP_FLAGS, *include]
+    results = _run_parallel(
+        work / SOURCE_DIR, [wrapper_cmd, [*lib_cmd, *flags, *include], dump_cmd]
+    )
+    for code, output in results[:2]:
         if code != 0:
             return _diagnostics(output, ws, staged)
+    code, dump = results[2]
+    points = parse_resume_points(dump) if code == 0 else None
+    _write_json(work / RESUME_FILE, {"points": points})
     _add_header(work / WRAPPER_NAME, [wrapper_cmd, [*lib_cmd, *flags, *include]])
     found, texts = _check_library(work / LIB_NAME, work / WRAPPER_NAME, ws.root, pages)
     if found:
@@ -508,7 +537,9 @@ def _write_json(path: Path, data: dict[str, object]) -> None:
 def _install(work: Path, final: Path) -> None:
     """Move the finished build into place (another process may have won the race)."""
     staged = Path(tempfile.mkdtemp(prefix=".stage-", dir=final.parent))
-    for name in (WRAPPER_NAME, LIB_NAME, "build.json", SOURCE_DIR):
+    for name in (WRAPPER_NAME, LIB_NAME, "build.json", RESUME_FILE, SOURCE_DIR, PROBES_FILE):
+        if name in (PROBES_FILE, RESUME_FILE) and not (work / name).exists():
+            continue
         os.replace(work / name, staged / name)
     try:
         os.rename(staged, final)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rulebook2game.actions import canonical
-from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError
+from rulebook2game.engine import CHANCE, TERMINAL, IllegalActionError, chance_probabilities
 from rulebook2game.errors import BadInputError, EngineFault, WorkerError
 from rulebook2game.targets.rl.action_text import rl_to_canonical
 from rulebook2game.targets.rl.compile import SOURCE_DIR, RlBuild, compile_workspace
@@ -122,6 +122,9 @@ class RlEngine:
             raise WorkerError(f"the game's actions have no canonical text: {exc}") from None
         self.action_texts: tuple[str, ...] = texts
         """Every action of the game in canonical text, by index."""
+        self.action_points: tuple[int, ...] = self._worker.points
+        """The resumption point of every action, by index, as the native loop groups them
+        (empty: it tests the whole table); see :mod:`rulebook2game.targets.rl.resume_points`."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players
         self._tensor_size: int | None = None
@@ -158,8 +161,11 @@ class RlEngine:
         info = state._info
         if info.terminal or info.player != CHANCE or not info.legal:
             return []
-        p = 1.0 / len(info.legal)
-        return [(text, p) for text in self.legal_actions(state)]
+        if info.weights is None:
+            p = 1.0 / len(info.legal)
+            return [(text, p) for text in self.legal_actions(state)]
+        texts = [self.action_texts[i] for i in info.legal]
+        return sorted(zip(texts, chance_probabilities(texts, info.weights), strict=True))
 
     def apply(self, state: RlState, action: str) -> RlState:
         index = self._legal_index(state, action)
@@ -201,6 +207,17 @@ class RlEngine:
         return self._call(
             lambda w: w.observation_string(handle, player), f"observe({player})", state
         )
+
+    def log_lines(self, state: RlState) -> list[str]:
+        """The lines the pages logged (``log``) while applying the action that led to
+        ``state``: for the move log of people's tables."""
+        return list(state._info.log)
+
+    def public_tensor(self, state: RlState) -> list[float]:
+        """The observation tensor of an observer who is no player: what every player
+        sees, with every value some player may not see written as zeros."""
+        handle = self._handle(state)
+        return self._call(lambda w: w.observation_tensor(handle, -2), "public tensor", state)
 
     def observation_tensor(self, state: RlState, player: int) -> list[float]:
         """``player``'s observation tensor (rl's ``to_observation_tensor``), of length
@@ -272,6 +289,16 @@ class RlEngine:
     ) -> PlayoutStats:
         """Totals of ``count`` native random games (for benchmarks)."""
         return self._call(lambda w: w.playout_stats(seed, count, max_steps, timeout), "playouts")
+
+    def probes_hit(self, reset: bool = True) -> list[int]:
+        """Probe ids that ran since the last call (``reset``: and clear them).
+
+        Only a coverage build has probes (see :mod:`rulebook2game.targets.rl.coverage`).
+
+        Raises:
+            WorkerRequestError: the build is not a coverage build.
+        """
+        return self._call(lambda w: w.coverage(reset), "coverage")
 
     def close(self) -> None:
         """Stop the worker."""

@@ -4,16 +4,21 @@
 (with ``seed & (2**63 - 1)``) and, at every step, picks an action with
 ``r2g_pick``:
 
-1. up to ``size // 4 + 8`` times, draw ``c = below(size)`` over the whole action table
-   and take it if it is legal (rejection sampling: every legal action is equally
-   likely);
-2. if every draw missed, take ``legal[below(len(legal))]`` with the legal action
-   indices in table order (none legal: the game is stuck).
+1. the candidates are the action-table indices whose resumption point is the point the
+   game is suspended at (``points``, one per table entry, from the build; with no
+   points, the whole table), in table order: ``m`` of them;
+2. up to ``m // 4 + 8`` times, draw ``c = candidates[below(m)]`` and take it if it is
+   legal (rejection sampling: every legal action is equally likely);
+3. if every draw missed, take ``legal[below(len(legal))]`` with the legal action
+   indices in table order;
+4. with nothing legal the game is stuck and the generator is left as it was.
 
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
-of each state (``RlEngine.legal_actions`` mapped through ``action_texts``), a
-:class:`PlayoutRng` makes the same choices, so a batch whose worker died can be
-replayed step by step to find the game and the action that killed it.
+of each state (``RlEngine.legal_indices``, or the legal actions mapped through
+``action_texts``), a :class:`PlayoutRng` makes the same choices: the point of a state
+that has legal actions is the point of any of them. So a batch whose worker died can
+be replayed step by step to find the game and the action that killed it, and the
+optimized loop can be played in lockstep against the checked build.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from collections.abc import Sequence
 MASK64 = (1 << 64) - 1
 SEED_MASK = (1 << 63) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+MAX_POINTS = 64
+"""``R2G_POINTS`` of the runtime: with a point at or beyond it, the whole table is tested."""
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
 
@@ -45,18 +52,33 @@ class PlayoutRng:
         """A number in ``[0, n)`` (``0 < n < 2**31``)."""
         return ((self.next() & 0xFFFFFFFF) * n) >> 32
 
-    def pick(self, size: int, legal: Sequence[int]) -> int | None:
+    def pick(self, size: int, legal: Sequence[int], points: Sequence[int] = ()) -> int | None:
         """The action index the loop takes, given the table size and the legal indices.
 
-        ``legal`` must be in table order (ascending); ``None`` when nothing is legal.
+        ``legal`` holds table indices; ``points`` is the resumption point of every
+        table entry (empty: every entry is a candidate). ``None`` when nothing is legal.
+
+        Raises:
+            ValueError: the legal actions do not share one point, so the native loop,
+                which tests only one point's actions, could not have taken them all.
         """
-        if size == 0:
+        if size == 0 or not legal:
             return None
         allowed = set(legal)
-        for _ in range(size // 4 + 8):
-            candidate = self.below(size)
+        candidates = self._candidates(size, legal, points)
+        for _ in range(len(candidates) // 4 + 8):
+            candidate = candidates[self.below(len(candidates))]
             if candidate in allowed:
                 return candidate
-        if not legal:
-            return None
-        return legal[self.below(len(legal))]
+        ordered = sorted(allowed)
+        return ordered[self.below(len(ordered))]
+
+    def _candidates(self, size: int, legal: Sequence[int], points: Sequence[int]) -> list[int]:
+        if len(points) != size or not all(0 <= p < MAX_POINTS for p in points):
+            return list(range(size))
+        point = points[legal[0]]
+        if any(points[i] != point for i in legal):
+            raise ValueError(
+                "legal actions at two resumption points: the resume-point map is wrong"
+            )
+        return [i for i in range(size) if points[i] == point]

@@ -76,6 +76,11 @@ class StateInfo:
     """Indices into :attr:`RlWorker.actions` of the legal actions (chance ones included)."""
     returns: tuple[float, ...] | None
     """``score(g, p)`` per player, reported for terminal states."""
+    weights: tuple[int, ...] | None = None
+    """At a chance node of a game whose pages weight its outcomes
+    (``chance_weight_NAME``): the weight of each legal outcome, in ``legal``'s order."""
+    log: tuple[str, ...] = ()
+    """The lines the pages logged while applying the action that led here."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,8 @@ class RlWorker:
         self.players: int = int(hello["players"])
         self.actions: tuple[str, ...] = tuple(str(a) for a in hello["actions"])
         """Every action in rlc's text form (``mark {row: 0, col: 1}``), by index."""
+        self.points: tuple[int, ...] = tuple(int(p) for p in hello.get("points", ()))
+        """The resumption point of every action (empty: the native loop tests them all)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -281,6 +288,10 @@ class RlWorker:
     def call_bool(self, handle: int, fun: str) -> bool:
         """The value of the pages' ``fun FUN(Game g) -> Bool`` on a state."""
         return bool(self.request("call", h=handle, fun=fun)["value"])
+
+    def coverage(self, reset: bool = True) -> list[int]:
+        """Ids of the probes that ran since the table was last cleared (coverage builds)."""
+        return [int(i) for i in self.request("coverage", reset=reset)["hit"]]
 
     def release(self, handles: Iterable[int]) -> None:
         """Forget states (sent along with the next request)."""
@@ -452,13 +463,15 @@ def _shutdown(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _info(reply: dict[str, Any]) -> StateInfo:
-    returns = reply.get("returns")
+    returns, weights = reply.get("returns"), reply.get("weights")
     return StateInfo(
         handle=int(reply["h"]),
         player=int(reply["player"]),
         terminal=bool(reply["terminal"]),
         legal=tuple(int(i) for i in reply["legal"]),
         returns=None if returns is None else tuple(float(x) for x in returns),
+        weights=None if weights is None else tuple(int(x) for x in weights),
+        log=tuple(str(x) for x in reply.get("log", ())),
     )
 
 

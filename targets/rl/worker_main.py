@@ -23,6 +23,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import re
 import resource
 import sys
 import time
@@ -32,10 +33,61 @@ from typing import Any, BinaryIO
 
 STATUS_NAMES = ("terminal", "truncated", "stuck")
 INT64_MASK = (1 << 63) - 1
+COVERAGE_TABLE_SIZE = 1 << 16
+"""Bytes of a coverage build's probe table (``targets/rl/coverage.py``'s ``TABLE_SIZE``)."""
 
 
 class RequestError(Exception):
     """A request the worker cannot serve (unknown handle, bad arguments)."""
+
+
+_ACTION_TEXT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\{(.*)\})?\s*$", re.DOTALL)
+
+Odds = dict[int, tuple[Callable[..., Any], tuple[int, ...]]]
+
+
+def chance_weights(module: Any, texts: list[str]) -> Odds:
+    """Per action index, the pages' ``chance_weight_NAME(Game, Int...) -> Int`` and the
+    action's argument values, for every action whose pages weight its outcomes (an
+    action without one is weighted 1: outcomes are equally likely)."""
+    odds: Odds = {}
+    for index, text in enumerate(texts):
+        match = _ACTION_TEXT.match(text)
+        if match is None:
+            continue
+        found = module.wrappers.get(f"chance_weight_{match.group(1)}", [])
+        body = (match.group(2) or "").strip()
+        values = [part.partition(":")[2].strip() for part in body.split(",")] if body else []
+        if len(found) != 1 or not all(v.lstrip("-").isdigit() for v in values):
+            continue
+        odds[index] = (found[0], tuple(int(v) for v in values))
+    return odds
+
+
+def chance_weight(odds: Odds, game: Any, index: int) -> int:
+    """The weight of outcome ``index`` in ``game`` (1 when the pages do not weight it)."""
+    entry = odds.get(index)
+    return 1 if entry is None else int(entry[0](game, *entry[1]))
+
+
+def log_lines(module: Any, game: Any) -> list[str]:
+    """The lines the pages logged while the action that led to ``game`` was applied
+    (``r2g_log_size``/``r2g_log_line``, written by a target that has a ``log``
+    statement); none when the build has no log."""
+    size = module.wrappers.get("r2g_log_size", [])
+    line = module.wrappers.get("r2g_log_line", [])
+    if len(size) != 1 or len(line) != 1:
+        return []
+    out = []
+    for i in range(int(size[0](game))):
+        vector = line[0](game, i)._data
+        raw = ctypes.string_at(vector._data, int(vector._size)) if int(vector._size) else b""
+        out.append(raw.rstrip(b"\0").decode("utf-8", errors="replace"))
+    return out
+
+
+NO_OBSERVER = -2
+"""An observer who is no player: sees only what every player sees."""
 
 
 def _load_module(wrapper: Path) -> Any:
@@ -57,14 +109,36 @@ def _float_list(vector: Any) -> list[float]:
     return list(vector._data[:size]) if size else []
 
 
+def _table_points(path: Path, texts: list[str]) -> list[int]:
+    """The resumption point of every action-table entry (``[]``: no map, test them all).
+
+    ``path`` is the build's ``resume_points.json`` (see ``resume_points.py``, which this
+    module does not import: it uses the standard library only).
+    """
+    try:
+        points = json.loads(path.read_text(encoding="utf-8")).get("points")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(points, dict):
+        return []
+    names = [t.strip().split("{", 1)[0].strip() for t in texts]
+    out = [points.get(name, -1) for name in names]
+    if any(not isinstance(p, int) or p < 0 for p in out):
+        return []
+    return [int(p) for p in out]
+
+
 class LoadedGame:
     """The compiled game and a table of live states, addressed by integer handles."""
 
     def __init__(self, wrapper: Path) -> None:
+        self.wrapper = wrapper
+        self._table: Any = None
         self.m = _load_module(wrapper)
         self.all = self.m.enumerate(self.m.AnyGameAction())
         self.texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
         self.players = int(self.m.get_num_players())
+        self._odds = chance_weights(self.m, self.texts)
         self.states: dict[int, Any] = {}
         self.next_handle = 1
         self.libc = ctypes.CDLL(None)
@@ -76,6 +150,10 @@ class LoadedGame:
         self._masked = self._fn("r2g_masked")
         self._tensor = self._fn("r2g_observation_tensor")
         self._tensor_size = self._fn("r2g_observation_size")
+        self.points = _table_points(wrapper.parent / "resume_points.json", self.texts)
+        self._points = self._fn("r2g_int_buffer")(len(self.points))
+        for i, point in enumerate(self.points):
+            self._points._data[i] = point
 
     def _fn(self, name: str) -> Callable[..., Any]:
         found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
@@ -106,6 +184,11 @@ class LoadedGame:
         }
         if terminal:
             out["returns"] = self.returns(game)
+        elif out["player"] == -1 and self._odds:
+            out["weights"] = [chance_weight(self._odds, game, i) for i in out["legal"]]
+        lines = log_lines(self.m, game)
+        if lines:
+            out["log"] = lines
         return out
 
     def returns(self, game: Any) -> list[float]:
@@ -154,7 +237,9 @@ class LoadedGame:
         record, aggregate = bool(req.get("record", False)), bool(req.get("aggregate", False))
         ints, floats = self.m.VectorTint64_tT(), self.m.VectorTdoubleT()
         started, cpu_started = time.perf_counter(), time.process_time()
-        self._playouts(self.all, seed, count, max_steps, record and not aggregate, ints, floats)
+        self._playouts(
+            self.all, self._points, seed, count, max_steps, record and not aggregate, ints, floats
+        )
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
         flat, rets = _int_list(ints), _float_list(floats)
@@ -202,15 +287,40 @@ class LoadedGame:
         return {"text": self._captured(lambda: self.m.pretty_print(masked))}
 
     def op_tensor(self, req: dict[str, Any]) -> dict[str, Any]:
-        """Player ``p``'s observation tensor (the standard library's writer)."""
+        """Player ``p``'s observation tensor (the standard library's writer); ``p = -2``
+        (no player): only what every player sees."""
         game = self._state(req.get("h"))
-        return {"tensor": _float_list(self._tensor(game, self._observer(req)))}
+        observer = NO_OBSERVER if req.get("p") == NO_OBSERVER else self._observer(req)
+        return {"tensor": _float_list(self._tensor(game, observer))}
 
     def op_tensor_size(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"size": int(self._tensor_size())}
 
     def op_ping(self, req: dict[str, Any]) -> dict[str, Any]:
         return {}
+
+    def op_coverage(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Probes that ran since the last request (coverage builds); clears the table."""
+        table = self._coverage_table()
+        data = bytes(table)
+        hit, at = [], data.find(1)
+        while at != -1:
+            hit.append(at)
+            at = data.find(1, at + 1)
+        if req.get("reset", True):
+            ctypes.memset(table, 0, len(data))
+        return {"hit": hit}
+
+    def _coverage_table(self) -> Any:
+        if self._table is None:
+            library = ctypes.CDLL(str(self.wrapper.parent / "lib.so"))
+            try:
+                self._table = (ctypes.c_ubyte * COVERAGE_TABLE_SIZE).in_dll(
+                    library, "r2g_cov_table"
+                )
+            except ValueError:
+                raise RequestError("not a coverage build (no probe table)") from None
+        return self._table
 
     def _captured(self, call: Callable[[], object]) -> str:
         """What ``call`` prints on the C stdout (pretty_print writes there)."""
@@ -301,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # the greeting reports any load failure
         _send(out, {"ok": False, "fault": "load", "message": f"{type(exc).__name__}: {exc}"})
         return 3
-    _send(out, {"ok": True, "players": game.players, "actions": game.texts})
+    _send(out, {"ok": True, "players": game.players, "actions": game.texts, "points": game.points})
     return _serve(game, out)
 
 

@@ -180,8 +180,12 @@ def _finish(
     return RulePageCompile(True, result.optimized, (), build, seconds, result.cached)
 
 
-def compile_pages(ws: Workspace, optimized: bool = False) -> RulePageCompile:
-    """Compile ``ws``'s RulePage pages (checked build unless ``optimized``)."""
+def compile_pages(
+    ws: Workspace, optimized: bool = False, *, coverage: bool = False
+) -> RulePageCompile:
+    """Compile ``ws``'s RulePage pages (checked build unless ``optimized``; ``coverage``:
+    the rl coverage build of the generated program, whose probes map to page lines
+    through the source map)."""
     started = time.perf_counter()
     ws = Workspace(ws.root.resolve())
     lowered = lower_workspace(ws)
@@ -190,7 +194,8 @@ def compile_pages(ws: Workspace, optimized: bool = False) -> RulePageCompile:
             False, optimized, tuple(lowered), seconds=time.perf_counter() - started
         )
     generated = _generated_workspace(ws, lowered)
-    return _finish(ws, lowered, compile_workspace(generated, optimized=optimized), started)
+    compiled = compile_workspace(generated, optimized=optimized, coverage=coverage)
+    return _finish(ws, lowered, compiled, started)
 
 
 def check_page_syntax(ws: Workspace) -> RulePageCompile:

@@ -42,6 +42,8 @@ _RESERVED = re.compile(
 )
 """Names the generated program defines itself."""
 _FOLLOW = re.compile(r"^follow\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$")
+_LOG = re.compile(r"^(log\s+)(\S.*)$")
+"""``log TEXT`` in a reducer: a line (an rl ``String``) for the move log of the action."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,8 @@ class Composer:
         self.bonded_to: dict[str, tuple[Page, Span]] = {}
         self.follows: list[Span] = []
         """Where ``follow`` statements were written (a runaway chain is reported there)."""
+        self.logs = False
+        """Whether some reducer writes ``log`` lines (the state then keeps them)."""
 
     # -- composition checks -----------------------------------------------------------
 
@@ -231,6 +235,11 @@ class Composer:
                         offer.action.at, f"`{offer.action.name}` is offered but no page reduces it"
                     )
                 chance = offer.action.name in self.interface.chance.actions
+                if offer.weight is not None and page.tier != "chance":
+                    self.problems.add(
+                        offer.weight.at,
+                        "`weight` gives a chance outcome its odds: chance pages only",
+                    )
                 if chance != (page.tier == "chance"):
                     why = "a chance action" if chance else "not a chance action"
                     self.problems.add(
@@ -292,6 +301,12 @@ class Composer:
         """The rl program (call after :meth:`check` found nothing)."""
         width = max([1, *(k.arity for k in self.kinds.values())])
         self.width = width
+        self.logs = any(
+            _LOG.match(line.text.strip())
+            for page in self.pages
+            for reducer in page.reducers
+            for line in reducer.body.lines
+        )
         o = self.out
         o.line("# Generated from the RulePage pages; edit the pages, not this file.")
         for name in ("serialization.print", "bounded_arg", "collections.vector"):
@@ -318,6 +333,7 @@ class Composer:
         self._over()
         self._offers()
         self._legal()
+        self._weights()
         self._reducers()
         self._autos()
         self._apply()
@@ -334,6 +350,13 @@ class Composer:
             return
         for line in block.lines:
             text = line.text
+            logged = _LOG.match(text.strip()) if follow else None
+            if logged is not None:
+                lead = text[: len(text) - len(text.lstrip())]
+                column = line.at.column + len(lead) + len(logged.group(1))
+                where = (line.at.file, line.at.line, column)
+                self.out.user(indent + lead + "g.r2gp_log.append(", logged.group(2) + ")", *where)
+                continue
             match = _FOLLOW.match(text.strip()) if follow else None
             if match is not None:
                 lead = text[: len(text) - len(text.lstrip())]
@@ -354,7 +377,9 @@ class Composer:
             for line in page.state.lines if page.state else ():
                 o.user("    ", line.text, line.at.file, line.at.line, line.at.column)
                 count += 1
-        if count == 0:
+        if self.logs:
+            o.line("    Vector<String> r2gp_log")
+        elif count == 0:
             o.line("    Bool r2gp_unused")
         o.line("")
 
@@ -479,6 +504,49 @@ class Composer:
             o.line("    return false")
             o.line("")
 
+    def _weights(self) -> None:
+        """``chance_weight_NAME(Game, Int...) -> Int`` for every chance action that some
+        offer weights: the engines read the odds of an outcome from it (the weight of
+        the first chance offer of the outcome whose conditions hold; 1 if none says)."""
+        o = self.out
+        weighted = {
+            offer.action.name
+            for page in self.pages
+            for offer in page.offers
+            if page.tier == "chance" and offer.weight is not None
+        }
+        for page in self.pages:
+            for index, offer in enumerate(page.offers):
+                if offer.action.name in weighted and offer.weight is not None:
+                    ref, weight = offer.action, offer.weight
+                    name = f"r2gp_weight__{page.name}__{index}"
+                    o.line(f"fun {name}(State g{self._params(ref)}) -> Int:", self._origin(ref.at))
+                    o.user(
+                        "    return ", weight.text, weight.at.file, weight.at.line, weight.at.column
+                    )
+                    o.line("")
+        for kind in self.kinds.values():
+            if kind.name not in weighted:
+                continue
+            params = "".join(f", Int a{i}" for i in range(kind.arity))
+            args = "".join(f", a{i}" for i in range(kind.arity))
+            o.line(f"fun chance_weight_{kind.name}(Game game{params}) -> Int:")
+            for page in self.pages:
+                for index, offer in enumerate(page.offers):
+                    if page.tier != "chance" or offer.action.name != kind.name:
+                        continue
+                    origin = self._origin(offer.action.at)
+                    o.line(f"    if r2gp_offer__{page.name}__{index}(game.g{args}):", origin)
+                    if offer.weight is None:
+                        o.line("        return 1", origin)
+                    else:
+                        o.line(
+                            f"        return r2gp_weight__{page.name}__{index}(game.g{args})",
+                            origin,
+                        )
+            o.line("    return 1")
+            o.line("")
+
     def _chain(self, name: str) -> list[tuple[Page, ActionRef]]:
         """The owner's reducer of ``name`` and its bonded modifiers' steps, in order."""
         owner = self.owner.get(name)
@@ -564,6 +632,9 @@ class Composer:
         o.line("        self.size = self.size + 1")
         o.line("")
         o.line("fun r2gp_apply(State g, R2gpStep first):")
+        if self.logs:  # each action's log starts empty
+            o.line("    let no_lines : Vector<String>")
+            o.line("    g.r2gp_log = no_lines")
         o.line("    let out : R2gpSteps")
         o.line("    r2gp_reduce(g, first, out)")
         o.line("    r2gp_settle(g)")
@@ -645,6 +716,13 @@ class Composer:
         o.line("")
         o.line("fun pretty_print(Game game):")
         o.line("    r2gp_show(game.g)")
+        if self.logs:  # the lines `log` wrote while the last action was applied
+            o.line("")
+            o.line("fun r2g_log_size(Game game) -> Int:")
+            o.line("    return game.g.r2gp_log.size()")
+            o.line("")
+            o.line("fun r2g_log_line(Game game, Int i) -> String:")
+            o.line("    return game.g.r2gp_log.get(i)")
 
 
 def compose(

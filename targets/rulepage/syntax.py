@@ -57,10 +57,13 @@ class ActionRef:
 
 @dataclass(frozen=True)
 class Offer:
-    """``offer NAME(args) [when COND]``: the page offers the action while COND holds."""
+    """``offer NAME(args) [when COND] [weight EXPR]``: the page offers the action while
+    COND holds; on a chance page, EXPR (an ``Int``, default 1) is the outcome's weight:
+    its probability is its weight over the sum of the weights of the outcomes offered."""
 
     action: ActionRef
     condition: Text | None
+    weight: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ _CLAUSES: dict[str, re.Pattern[str]] = {
     "tier": re.compile(r"^(when|priority\s+when|chance\s+when)\s+(\S.*)$"),
     "modifier": re.compile(r"^modifier\s*$"),
     "bonds": re.compile(r"^bonds\s+(\S.*)$"),
-    "offer": re.compile(rf"^offer\s+{_CALL}\s*(?:when\s+(\S.*))?$"),
+    "offer": re.compile(rf"^offer\s+{_CALL}\s*(?:when\s+(\S.*?))?\s*(?:\bweight\s+(\S.*))?$"),
     "require": re.compile(rf"^require\s+{_CALL}\s*when\s+(\S.*)$"),
     "on": re.compile(rf"^on\s+{_CALL}\s*:\s*$"),
     "auto": re.compile(r"^auto\s+when\s+(\S.*?)\s*:\s*$"),
@@ -282,7 +285,8 @@ def parse_page(name: str, file: str, source: str) -> Page:
             ref = ActionRef(match.group(1), _params(match.group(2)), here)
             if kind == "offer":
                 cond = text_at(match, 3, number) if match.group(3) else None
-                lists["offers"].append(Offer(ref, cond))
+                weight = text_at(match, 4, number) if match.group(4) else None
+                lists["offers"].append(Offer(ref, cond, weight))
             elif kind == "require":
                 lists["requires"].append(Require(ref, text_at(match, 3, number)))
             else:

@@ -41,7 +41,8 @@ fun r2g_instantiate():
     r2g_apply(g, all, 0)
     let out : Vector<Int>
     let returns : Vector<Float>
-    r2g_playouts(all, 0, 0, 0, false, out, returns)
+    let points : Vector<Int>
+    r2g_playouts(all, points, 0, 0, 0, false, out, returns)
     r2g_copy(g)
     r2g_byte_buffer(0)
     r2g_observation_size()
@@ -59,6 +60,13 @@ fun r2g_instantiate():
     r2g_reset_game(games, 0)
     r2g_game_at(games, 0)
 
+# A game may list its own legal actions (the rbg target's search does): then
+# `fun r2g_moves(Game g, Vector<Int> out) -> Int` writes their indices into `all`,
+# ascending, to out[0..n) (`out` has room for every action) and returns n, and the
+# functions below use that list instead of testing every action of the table.
+trait<T> R2GMoveLister:
+    fun r2g_moves(T g, Vector<Int> out) -> Int
+
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
         return can apply(action, g)
@@ -67,6 +75,10 @@ fun<T> r2g_can(Game g, T action) -> Bool:
 # Indices of the legal actions of `g`.
 fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
+    if g is R2GMoveLister:
+        out.resize(all.size())
+        out.resize(g.r2g_moves(out))
+        return out
     let i = 0
     while i != all.size():
         if r2g_can(g, all.get(i)):
@@ -89,30 +101,179 @@ fun<T> r2g_apply(Game g, Vector<T> all, Int index) -> Bool:
             return true
     return false
 
-# A uniformly random legal action of `g` (-1 if there is none). A few random draws
-# from the whole action table usually hit a legal action quickly (rejection
-# sampling); only when they all miss is the table scanned. Either way every legal
-# action is equally likely.
-fun<T> r2g_pick(Game g, Vector<T> all, Vector<Int> legal, R2GRandom rng) -> Int:
-    let size = all.size()
-    if size == 0:
-        return -1
-    let tries = size / 4 + 8
-    while tries != 0:
-        let candidate = rng.below(size)
-        if r2g_can(g, all.get(candidate)):
-            return candidate
-        tries = tries - 1
-    let n = 0
+const R2G_POINTS = 64
+
+# The actions worth testing at each point where a game can be suspended. `points`
+# holds, for every action-table entry, the resumption point of its action statement
+# (rlc's numbering, read at compile time: targets/rl/resume_points.py); a suspended
+# game's `resume_index` is that point, and rlc's `can` of an action is false at every
+# other point. Group `p` is the table indices of point `p`, in table order:
+# `order[begin[p] .. begin[p] + sizes[p])`; `contiguous[p]` is its shape (see
+# `add_group`: consecutive indices need no look-up in `order`, and a group of one
+# action type is tested with that type's `can` inlined, see `r2g_draw`). The whole
+# table is the group used when `points` is empty, does not cover the table or has a
+# point beyond R2G_POINTS, and for a point without entries. Fixed arrays: the step's look-up costs no bounds test in the -O2 build.
+cls R2GCandidates:
+    Vector<Int> order
+    Int[R2G_POINTS] begin
+    Int[R2G_POINTS] sizes
+    Int[R2G_POINTS] contiguous
+    Int groups
+    Int all_contiguous
+    Int all_begin
+    Int all_size
+    Vector<Int> legal
+
+    # Appends the entries whose point is `point` (any point: -1) to `order`; returns
+    # their shape: 2 when they are consecutive table indices of one action type, 1 when
+    # consecutive, 0 otherwise.
+    fun<T> add_group(Vector<T> all, Vector<Int> points, Int entries, Int point) -> Int:
+        let start = self.order.size()
+        let consecutive = 1
+        let one_type = 1
+        let i = 0
+        while i != entries:
+            if point == -1 or points.get(i) == point:
+                let count = self.order.size() - start
+                if count != 0 and self.order.get(start + count - 1) != i - 1:
+                    consecutive = 0
+                if count != 0 and r2g_kind(all.get(i)) != r2g_kind(all.get(self.order.get(start))):
+                    one_type = 0
+                self.order.append(i)
+            i = i + 1
+        return consecutive * (1 + one_type)
+
+fun<T> r2g_candidates(Vector<T> all, Vector<Int> points) -> R2GCandidates:
+    let entries = all.size()
+    let c : R2GCandidates
+    let last = -1
     let i = 0
-    while i != size:
-        if r2g_can(g, all.get(i)):
-            legal.set(n, i)
-            n = n + 1
-        i = i + 1
-    if n == 0:
+    if points.size() == entries:
+        while i != entries:
+            if points.get(i) < 0 or points.get(i) >= R2G_POINTS:
+                last = -1
+                break
+            last = max(last, points.get(i))
+            i = i + 1
+    c.groups = last + 1
+    let point = 0
+    while point < c.groups:
+        c.begin[point] = c.order.size()
+        c.contiguous[point] = c.add_group(all, points, entries, point)
+        c.sizes[point] = c.order.size() - c.begin[point]
+        point = point + 1
+    c.all_begin = c.order.size()
+    c.all_contiguous = c.add_group(all, points, entries, -1)
+    c.all_size = entries
+    c.legal.resize(entries)
+    return c
+
+# The position of `action`'s type among the alternatives of the action table's type.
+fun<T> r2g_kind(T action) -> Int:
+    let kind = 0
+    for field of action:
+        using Type = type(field)
+        if action is Type:
+            return kind
+        kind = kind + 1
+    return kind
+
+# Up to `tries` draws among the `m` entries from `first` (rejection sampling); -1
+# when every draw missed. The loop is compiled once per action type (that of `probe`,
+# the group's first entry), so an entry of that type is tested with its own `can`
+# inlined instead of through the dispatch over every action type.
+fun<T, P> r2g_draw(Game g, Vector<T> all, P probe, Int first, Int m, Int tries, R2GRandom rng) -> Int:
+    for field of probe:
+        using Type = type(field)
+        if probe is Type:
+            while tries != 0:
+                let candidate = first + rng.below(m)
+                ref entry = all.get(candidate)
+                if entry is Type:
+                    if r2g_can(g, entry):
+                        return candidate
+                else if r2g_can(g, entry):
+                    return candidate
+                tries = tries - 1
+            return -1
+    return -1
+
+# The legal entries among the `m` from `first`, written to `legal` in table order;
+# their number. Compiled once per action type, as `r2g_draw`.
+fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int> legal) -> Int:
+    let n = 0
+    for field of probe:
+        using Type = type(field)
+        if probe is Type:
+            let candidate = first
+            while candidate != first + m:
+                ref entry = all.get(candidate)
+                if entry is Type:
+                    if r2g_can(g, entry):
+                        legal.set(n, candidate)
+                        n = n + 1
+                else if r2g_can(g, entry):
+                    legal.set(n, candidate)
+                    n = n + 1
+                candidate = candidate + 1
+    return n
+
+# A uniformly random legal action of `g` (-1 if there is none), testing only the
+# candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
+# draws among them (rejection sampling: the first legal one drawn is equally likely to
+# be any legal one); when every draw misses, the group is scanned in table order and
+# one of its legal actions is drawn. The draws depend only on the group and the legal
+# actions (see playout_rng.py); with nothing legal the generator is left as it was.
+fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
+    let start = c.all_begin
+    let m = c.all_size
+    let contiguous = c.all_contiguous
+    let point = g.resume_index
+    if point >= 0 and point < c.groups:
+        if c.sizes[point] != 0:
+            start = c.begin[point]
+            m = c.sizes[point]
+            contiguous = c.contiguous[point]
+    if m == 0:
         return -1
-    return legal.get(rng.below(n))
+    let saved = rng.state
+    let tries = m / 4 + 8
+    if contiguous == 2:
+        let first = c.order.get(start)
+        let found = r2g_draw(g, all, all.get(first), first, m, tries, rng)
+        if found != -1:
+            return found
+    else if contiguous == 1:
+        let first = c.order.get(start)
+        while tries != 0:
+            let candidate = first + rng.below(m)
+            if r2g_can(g, all.get(candidate)):
+                return candidate
+            tries = tries - 1
+    else:
+        while tries != 0:
+            let candidate = c.order.get(start + rng.below(m))
+            if r2g_can(g, all.get(candidate)):
+                return candidate
+            tries = tries - 1
+    let n = 0
+    if g is R2GMoveLister:
+        n = g.r2g_moves(c.legal)
+    else if contiguous == 2:
+        let first = c.order.get(start)
+        n = r2g_scan(g, all, all.get(first), first, m, c.legal)
+    else:
+        let k = 0
+        while k != m:
+            let candidate = c.order.get(start + k)
+            if r2g_can(g, all.get(candidate)):
+                c.legal.set(n, candidate)
+                n = n + 1
+            k = k + 1
+    if n == 0:
+        rng.state = saved
+        return -1
+    return c.legal.get(rng.below(n))
 
 fun r2g_float_buffer(Int size) -> Vector<Float>:
     let out : Vector<Float>
@@ -136,6 +297,15 @@ fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
         out.set(0, -4)
         return 0
     out.set(0, get_current_player(g))
+    if g is R2GMoveLister:
+        let listed : Vector<Int>
+        listed.resize(all.size())
+        let count = g.r2g_moves(listed)
+        let k = 0
+        while k != count:
+            out.set(k + 1, listed.get(k))
+            k = k + 1
+        return count
     let n = 0
     let i = 0
     while i != all.size():
@@ -203,14 +373,14 @@ fun r2g_byte_buffer(Int size) -> Vector<Byte>:
     return out
 
 # `count` random games from seed `seed`, each at most `max_steps` actions, choosing
-# uniformly among the legal actions (chance actions included). Per game, `out` gets
+# uniformly among the legal actions (chance actions included) with `r2g_pick`;
+# `points` as in `r2g_candidates` (empty: every entry is a candidate at every step). Per game, `out` gets
 # [length, status] followed by the action indices when `record`, and `returns` gets
 # score(g, p) for every player.
-fun<T> r2g_playouts(Vector<T> all, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
+fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
     let rng : R2GRandom
     rng.state = seed
-    let legal : Vector<Int>
-    legal.resize(all.size())
+    let candidates = r2g_candidates(all, points)
     let players = get_num_players()
     let done = 0
     while done != count:
@@ -224,7 +394,7 @@ fun<T> r2g_playouts(Vector<T> all, Int seed, Int count, Int max_steps, Bool reco
             if steps == max_steps:
                 status = R2G_TRUNCATED
                 break
-            let chosen = r2g_pick(g, all, legal, rng)
+            let chosen = r2g_pick(g, all, candidates, rng)
             if chosen < 0:
                 status = R2G_STUCK
                 break
@@ -465,20 +635,24 @@ trait<T> R2GResamplable:
     fun r2g_resample(T obj, R2GSampler sampler)
 
 fun<Int X, Int K> r2g_repartition(HiddenInformation<Bool[X]>[K] slots, R2GSampler sampler):
+    # The pool is gathered card by card (not hand by hand), so that the drawn state
+    # depends on the seed and on what the observer sees only, never on who holds what.
     let pool : Vector<Int>
     let sizes : Int[K]
     let q = 0
     while q < K:
         sizes[q] = 0
-        if slots[q].owner != -1 and slots[q].owner != sampler.observer:
-            let c = 0
-            while c < X:
-                if slots[q].value[c]:
-                    pool.append(c)
-                    sizes[q] = sizes[q] + 1
-                    slots[q].value[c] = false
-                c = c + 1
         q = q + 1
+    let c = 0
+    while c < X:
+        q = 0
+        while q < K:
+            if slots[q].owner != -1 and slots[q].owner != sampler.observer and slots[q].value[c]:
+                pool.append(c)
+                sizes[q] = sizes[q] + 1
+                slots[q].value[c] = false
+            q = q + 1
+        c = c + 1
     let i = pool.size()
     while i > 1:
         let j = sampler.rng.below(i)

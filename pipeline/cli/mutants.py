@@ -1,0 +1,131 @@
+"""``rulebook2game mutants GAME_DIR``: how well the game's own evidence catches wrong rules.
+
+Each mutant is one small wrong edit of a page (a flipped comparison, a constant off by
+one, a dropped precondition, a wider argument range, the wrong seat to move at the
+end). The checks (replay of the golden traces, scenarios, fuzz, the oracle) run on
+each; a mutant they do not catch is a rule the evidence does not pin down. Either add
+evidence that catches it (a scenario from the rulebook, a golden trace), or, when the
+edit cannot change anything observable, review it as equivalent with ``--equivalent``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from rulebook2game.cli._common import console, fail_cleanly
+from rulebook2game.cli._progress import MutantProgress
+from rulebook2game.errors import BadInputError
+from rulebook2game.evals.equivalents import ReviewEntry, add_review
+from rulebook2game.evals.mutants import WORKERS, MutantRun, Profile, run_mutants, select_mutants
+from rulebook2game.workspace import open_workspace
+
+
+def _last_survivors(game_dir: Path) -> frozenset[str]:
+    """Ids of the unexplained survivors of the last run (``reports/mutants.json``)."""
+    path = open_workspace(game_dir).reports_dir / "mutants.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return frozenset(
+            o["id"] for o in data["outcomes"] if o["status"] == "survived" and not o["equivalent"]
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        raise BadInputError(f"{path}: no earlier mutant run to take survivors from") from None
+
+
+def _review(game_dir: Path, mutant_id: str, why: str, seed: int) -> None:
+    mutants, _ = select_mutants(game_dir, None, seed)
+    found = [m for m in mutants if m.id == mutant_id]
+    if not found:
+        raise BadInputError(f"no mutant {mutant_id!r} of these pages (ids as the report shows)")
+    if not why.strip():
+        raise BadInputError("--why must say why no reachable state tells the mutant apart")
+    m = found[0]
+    path = add_review(
+        game_dir, ReviewEntry(page=m.page, before=m.before, change=m.description, why=why)
+    )
+    console.print(f"reviewed {escape(m.where)} {escape(m.description)} as equivalent in {path}")
+
+
+def _summary(run: MutantRun) -> None:
+    rate = "-" if run.rate is None else f"{100 * run.rate:.1f}%"
+    console.print(
+        f"{escape(run.game)}: {run.killed}/{run.total} mutants killed ({rate}); "
+        f"{len(run.survivors)} surviving, {len(run.equivalents)} reviewed as equivalent, "
+        f"{run.not_compiled} not compiled, {len(run.errors)} errors; {run.seconds:.0f} s",
+        soft_wrap=True,
+    )
+    for o in run.survivors:
+        console.print(
+            f"  survivor {escape(o.id)} at {escape(o.where)}: {escape(o.description)}",
+            soft_wrap=True,
+        )
+        for line in o.diff.splitlines()[2:]:
+            console.print(f"    {escape(line)}", soft_wrap=True, highlight=False)
+    for o in run.errors:
+        console.print(f"  error {escape(o.id)}: {escape(o.finding or '')}", soft_wrap=True)
+
+
+def mutants_command(
+    game_dir: Annotated[Path, typer.Argument(help="The game directory.")],
+    max_mutants: Annotated[
+        int, typer.Option("--max", min=0, help="A seeded sample of this many mutants (0: all).")
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the sample and of every check.")] = 0,
+    fuzz: Annotated[int, typer.Option(min=0, help="Fuzz playouts per mutant.")] = Profile.fuzz,
+    oracle: Annotated[
+        int, typer.Option("--oracle-runs", min=0, help="Oracle trajectories per mutant.")
+    ] = Profile.oracle,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Mutants at once (default: cores).")
+    ] = None,
+    survivors: Annotated[
+        bool, typer.Option("--survivors", help="Run only the last run's unexplained survivors.")
+    ] = False,
+    equivalent: Annotated[
+        str | None,
+        typer.Option(
+            "--equivalent",
+            metavar="ID",
+            help="Review mutant ID as equivalent in mutants.toml (with --why); runs nothing.",
+        ),
+    ] = None,
+    why: Annotated[
+        str, typer.Option(help="With --equivalent: why nothing observable differs.")
+    ] = "",
+) -> None:
+    """Check every mutant of the pages; list the survivors (exit 1 if any).
+
+    Reviewed-equivalent mutants (mutants.toml) are not run again; --survivors re-runs only
+    the last run's survivors, after you added evidence. Writes reports/mutants.json and .md.
+    """
+    with fail_cleanly():
+        if equivalent is not None:
+            _review(game_dir, equivalent, why, seed)
+            return
+        only = _last_survivors(game_dir) if survivors else None
+        limit = max_mutants or None
+        progress = MutantProgress(limit, seed, total=len(only) if only is not None else None)
+        run = run_mutants(
+            game_dir,
+            seed=seed,
+            max_mutants=limit,
+            profile=Profile(fuzz=fuzz, oracle=oracle, seed=seed),
+            on_mutant=lambda o: progress(game_dir, o),
+            only=only,
+            workers=jobs or WORKERS,
+        )
+        _summary(run)
+        reports = open_workspace(game_dir).reports_dir
+        console.print(f"wrote {escape(str(reports / 'mutants.md'))} and mutants.json")
+        if run.survivors or run.errors:
+            raise typer.Exit(code=1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``mutants`` to the command line."""
+    app.command("mutants")(mutants_command)

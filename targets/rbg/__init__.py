@@ -1,0 +1,1 @@
+"""The ``rbg`` target: Regular Boardgames descriptions lowered to one rl program."""

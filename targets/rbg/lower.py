@@ -1,0 +1,772 @@
+"""Lower a checked RBG description to one rl program (the search compiled, per state).
+
+The program keeps the paper's game state: the board (one piece per square), the
+variables, the current player, the rules index (a state of the automaton of
+:mod:`.automaton`) and the current square. Legal moves are found by a depth-first
+search over the automaton from the rules index, one generated function per automaton
+state: a transition applies its action (a shift moves the square, an on or comparison
+or pattern tests, an off or assignment modifies and is undone on the way back), and a
+switch ends a move. Between two modifiers the semi-state changes only by its square, so
+a state already entered at a square since the last modifier is not searched again; the
+modifiers of one move are bounded (:data:`DEFAULT_DEPTH`, or the exact bound when the
+automaton has no modifier on a cycle), and exceeding the bound is a fault at the rules.
+
+Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
+with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
+action table is ever tested. After a move the keeper moves (its first move, repeatedly)
+until a player is to move or nobody can: the play ends when the mover has no move.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths
+from rulebook2game.targets.rbg.mapping import Mapping, index_of
+from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
+from rulebook2game.targets.rbg.syntax import RbgProblem, Span
+from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
+from rulebook2game.workspace import ArgSpec, Interface
+
+DEFAULT_DEPTH = 64
+"""Most modifiers one move may apply when the rules do not bound it themselves."""
+KEEPER_BOUND = 10_000
+"""Most keeper moves in a row."""
+SEEN_ARRAY = 4096
+"""Largest visit table kept in a fixed array of the search context (larger: a vector)."""
+
+
+def _bounds(arg: ArgSpec) -> tuple[int, int]:
+    """An argument's inclusive range (the compile step refuses arguments without one)."""
+    return arg.min or 0, arg.max or 0
+
+
+_REL = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """The generated program, its source map, and facts for reports."""
+
+    source: str
+    source_map: SourceMap
+    states: int
+    """States of the rules automaton."""
+    depth: int
+    """The bound on modifiers per move the search uses."""
+    bounded_by_rules: bool
+    """True when ``depth`` is the rules' own exact bound."""
+
+
+class _Lowering:
+    def __init__(self, desc: Description, interface: Interface, mapping: Mapping) -> None:
+        self.d = desc
+        self.interface = interface
+        self.mapping = mapping
+        self.rules = build(desc.rules)
+        first = next(iter(desc.spans.values()))
+        self.o = Emitter(Origin(first.file, first.line))
+        self.piece = {p: i for i, p in enumerate(desc.pieces)}
+        self.var = {v: i for i, v in enumerate(desc.variables)}
+        self.player = {p: i for i, p in enumerate(desc.players)}
+        self.keeper = len(desc.players)
+        b = desc.board
+        self.width, self.cells = b.width, b.width * b.height
+        exact = self.rules.modifier_depth()
+        self.bounded = exact is not None
+        self.depth = max(exact, 1) if exact is not None else DEFAULT_DEPTH
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for spec in interface.actions:
+            self.offsets[spec.name] = total
+            size = 1
+            for a in spec.args:
+                lo, hi = _bounds(a)
+                size *= hi - lo + 1
+            total += size
+        self.actions = max(total, 1)
+        self.patterns: list[Automaton] = []
+        self.simple: set[int] = set()
+        """Patterns written as straight tests (no search context)."""
+        self.rules_at = desc.spans["rules"]
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def at(self, span: Span) -> Origin:
+        return Origin(span.file, span.line, 0)
+
+    def arith(self, e: Arith, where: Span) -> str:
+        if e.op == "int":
+            return str(e.value)
+        if e.op == "name":
+            name = str(e.value)
+            if name in self.var:
+                return f"g.vars[{self.var[name]}]"
+            return f"g.counts[{self.piece[name]}]"
+        assert e.left is not None and e.right is not None
+        left, right = self.arith(e.left, where), self.arith(e.right, where)
+        if e.op == "/":
+            return f"r2gb_div({left}, {right})"
+        return f"({left} {e.op} {right})"
+
+    def on_test(self, pieces: frozenset[str], p: str) -> str:
+        inside = sorted(self.piece[p] for p in pieces)
+        if not inside:
+            return "false"
+        outside = [i for i in range(len(self.d.pieces)) if i not in inside]
+        if not outside:
+            return "true"
+        if len(inside) <= len(outside):
+            return " or ".join(f"{p} == {i}" for i in inside)
+        return " and ".join(f"{p} != {i}" for i in outside)
+
+    def step(self, direction: str) -> tuple[str, str]:
+        """(condition on ``pos``, the new square) of a shift."""
+        dr, dc = self.d.board.directions[direction]
+        w, n = self.width, self.cells
+        conds = []
+        if dr < 0:
+            conds.append(f"pos >= {w}")
+        if dr > 0:
+            conds.append(f"pos < {n - w}")
+        if dc < 0:
+            conds.append(f"pos % {w} != 0")
+        if dc > 0:
+            conds.append(f"pos % {w} != {w - 1}")
+        delta = dr * w + dc
+        new = f"pos + {delta}" if delta >= 0 else f"pos - {-delta}"
+        return " and ".join(conds) or "true", new
+
+    # -- the search -----------------------------------------------------------------------
+
+    def layout(
+        self, aut: Automaton, starts: list[int], bound: int
+    ) -> tuple[dict[int, dict[int, int]], int]:
+        """Where each cyclic state's visit marks live, per entry depth, and the table size."""
+        depths = entry_depths(aut, starts, bound)
+        bases: dict[int, dict[int, int]] = {}
+        size = 0
+        for q in sorted(aut.cyclic()):
+            bases[q] = {}
+            for d in sorted(depths[q]):
+                bases[q][d] = size
+                size += self.cells
+        return bases, size
+
+    def emit_ctx(self, name: str, bound: int, size: int, bounded: bool) -> None:
+        """The search context type ``name`` and its ``r2gb_push``."""
+        o = self.o
+        o.line(f"cls {name}:")
+        o.line("    Int depth")
+        o.line(f"    Int[{bound + 1}] pnode")
+        o.line(f"    Int[{bound + 1}] ppos")
+        o.line(f"    Int[{bound + 2}] stamp")
+        o.line("    Int counter")
+        if size <= SEEN_ARRAY:
+            o.line(f"    Int[{max(size, 1)}] seen")
+        else:
+            o.line("    Vector<Int> seen")
+        o.line("")
+        how = (
+            "the rules allow"
+            if bounded
+            else f"the search allows ({DEFAULT_DEPTH}; the rules repeat a modifier under a star)"
+        )
+        o.line(f"fun r2g_write({name} obj, Int observer, Vector<Float> out, Int index):")
+        o.line("    return")
+        o.line("")
+        o.line(f"fun r2g_size({name} obj) -> Int:")
+        o.line("    return 0")
+        o.line("")
+        o.line(f"fun r2gb_push({name} c, Int node, Int pos):", self.at(self.rules_at))
+        o.line(
+            f'    assert(c.depth < {bound}, "a move applies more modifiers before its switch '
+            f'than {how}")'
+        )
+        o.line("    c.pnode[c.depth] = node")
+        o.line("    c.ppos[c.depth] = pos")
+        o.line("    c.depth = c.depth + 1")
+        o.line("    c.counter = c.counter + 1")
+        o.line("    c.stamp[c.depth] = c.counter")
+        o.line("")
+
+    def ctx_init(self, field: str, size: int) -> None:
+        """Start a search with the state's own context ``g.{field}`` (kept between searches,
+        so its visit table is never cleared: marks carry a fresh stamp)."""
+        o = self.o
+        o.line(f"    ref c = g.{field}")
+        o.line("    c.depth = 0")
+        o.line("    c.counter = c.counter + 1")
+        o.line("    c.stamp[0] = c.counter")
+        if size > SEEN_ARRAY:
+            o.line("    if c.seen.size() == 0:")
+            o.line(f"        c.seen.resize({size})")
+
+    def search(
+        self,
+        aut: Automaton,
+        prefix: str,
+        pattern: bool,
+        ctx: str,
+        bases: dict[int, dict[int, int]],
+        size: int,
+    ) -> None:
+        """One function per state of ``aut``: ``{prefix}s{q}`` searches on from state q."""
+        o = self.o
+        slot = bases
+        ret = " -> Bool" if pattern else ""
+        for q in range(aut.size):
+            if q in slot:
+                span = aut.actions[q - 1].at if q else self.rules_at
+                o.line(f"fun {prefix}e{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
+                at_depth = slot[q]
+                if len(at_depth) == 1:
+                    o.line(f"    let k = {next(iter(at_depth.values()))} + pos")
+                else:
+                    o.line("    let k = pos")
+                    for d, base in at_depth.items():
+                        o.line(f"    if c.depth == {d}:")
+                        o.line(f"        k = k + {base}")
+                if size <= SEEN_ARRAY:
+                    o.line("    if c.seen[k] == c.stamp[c.depth]:")
+                    o.line("        return false" if pattern else "        return")
+                    o.line("    c.seen[k] = c.stamp[c.depth]")
+                else:
+                    o.line("    if c.seen.get(k) == c.stamp[c.depth]:")
+                    o.line("        return false" if pattern else "        return")
+                    o.line("    c.seen.set(k, c.stamp[c.depth])")
+                o.line(
+                    f"    return {prefix}s{q}(g, c, pos)"
+                    if pattern
+                    else f"    {prefix}s{q}(g, c, pos)"
+                )
+                o.line("")
+        for q in range(aut.size):
+            span = aut.actions[q - 1].at if q else self.rules_at
+            o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
+            if pattern and q in aut.accepting:
+                o.line("    return true")
+                o.line("")
+                continue
+            for j in aut.follow[q]:
+                enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
+                self.transition(aut, j, enter, pattern)
+            o.line("    return false" if pattern else "    return")
+            o.line("")
+
+    def transition(self, aut: Automaton, j: int, enter: str, pattern: bool) -> None:
+        o = self.o
+        a = aut.actions[j - 1]
+        origin = self.at(a.at)
+
+        def go(indent: str, square: str = "pos", undo: tuple[str, ...] = ()) -> None:
+            if pattern and undo:
+                o.line(f"{indent}let found{j} = {enter}(g, c, {square})")
+                for line in undo:
+                    o.line(indent + line)
+                o.line(f"{indent}if found{j}:")
+                o.line(f"{indent}    return true")
+            elif pattern:
+                o.line(f"{indent}if {enter}(g, c, {square}):")
+                o.line(f"{indent}    return true")
+            else:
+                o.line(f"{indent}{enter}(g, c, {square})")
+                for line in undo:
+                    o.line(indent + line)
+
+        if a.kind == "shift":
+            cond, new = self.step(a.name)
+            o.line(f"    if {cond}:", origin)
+            go("        ", new)
+        elif a.kind == "on":
+            o.line(f"    let p{j} = g.cells[pos]", origin)
+            o.line(f"    if {self.on_test(a.pieces, f'p{j}')}:")
+            go("        ")
+        elif a.kind == "compare":
+            assert a.expr is not None and a.other is not None
+            left, right = self.arith(a.expr, a.at), self.arith(a.other, a.at)
+            o.line(f"    if {left} {_REL[a.relation]} {right}:", origin)
+            go("        ")
+        elif a.kind == "pattern":
+            number = self.pattern_number(aut, j)
+            neg = "" if a.positive else "!"
+            o.line(f"    if {neg}r2gb_pattern{number}(g, pos):", origin)
+            go("        ")
+        elif a.kind == "off":
+            o.line(f"    let old{j} = g.cells[pos]", origin)
+            o.line(f"    r2gb_push(c, {j}, pos)")
+            o.line(f"    r2gb_put(g, pos, {self.piece[a.name]})")
+            go("    ", undo=(f"r2gb_put(g, pos, old{j})", "c.depth = c.depth - 1"))
+        elif a.kind == "assign":
+            assert a.expr is not None
+            v = self.var[a.name]
+            o.line(f"    let v{j} = {self.arith(a.expr, a.at)}", origin)
+            o.line(f"    if v{j} >= 0 and v{j} <= {self.d.bounds[a.name]}:")
+            o.line(f"        let old{j} = g.vars[{v}]")
+            o.line(f"        r2gb_push(c, {j}, pos)")
+            o.line(f"        g.vars[{v}] = v{j}")
+            go("        ", undo=(f"g.vars[{v}] = old{j}", "c.depth = c.depth - 1"))
+        elif a.kind == "switch":
+            o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
+        else:  # pragma: no cover - the parser makes no other kind
+            raise RbgProblem(a.at, f"unknown action kind {a.kind}")
+
+    def pattern_number(self, aut: Automaton, j: int) -> int:
+        inner = aut.patterns[j]
+        for k, known in enumerate(self.patterns):
+            # the same pattern twice ({? M} and {! M}, one macro used twice) is written once
+            if known is inner or (known.actions == inner.actions and known.follow == inner.follow):
+                return k
+        self.patterns.append(inner)
+        return len(self.patterns) - 1
+
+    def emit_patterns(self) -> None:
+        o = self.o
+        done = 0
+        while done < len(self.patterns):
+            k = done
+            aut = self.patterns[k]
+            if self.straight(aut, k):
+                done += 1
+                continue
+            exact = aut.modifier_depth()
+            bound = max(exact, 1) if exact is not None else DEFAULT_DEPTH
+            bases, size = self.layout(aut, [0], bound)
+            ctx = f"R2gbCtxP{k}"
+            self.emit_ctx(ctx, bound, size, exact is not None)
+            self.search(aut, f"r2gb_p{k}_", True, ctx, bases, size)
+            span = aut.actions[0].at if aut.actions else self.rules_at
+            o.line(f"fun r2gb_pattern{k}(R2gbState g, Int pos) -> Bool:", self.at(span))
+            self.ctx_init(f"pattern{k}", size)
+            o.line(f"    return r2gb_p{k}_s0(g, c, pos)")
+            o.line("")
+            done += 1
+
+    def straight(self, aut: Automaton, k: int) -> bool:
+        """Write pattern ``k`` as straight tests when it is one chain of shifts, ons and
+        comparisons (``{! up}``, ``{? down {e}}``): no search, no context. False otherwise."""
+        chain: list[Action] = []
+        q = 0
+        while q not in aut.accepting:
+            if len(aut.follow[q]) != 1:
+                return False
+            q = aut.follow[q][0]
+            a = aut.actions[q - 1]
+            if a.kind not in ("shift", "on", "compare") or len(chain) >= len(aut.actions):
+                return False
+            chain.append(a)
+        if any(aut.follow[j] for j in range(1, aut.size) if j in aut.accepting):
+            return False  # an accepting state that goes on: not a plain chain
+        o = self.o
+        span = chain[0].at if chain else self.rules_at
+        o.line(f"fun r2gb_pattern{k}(R2gbState g, Int start) -> Bool:", self.at(span))
+        o.line("    let pos = start")
+        for n, a in enumerate(chain):
+            origin = self.at(a.at)
+            if a.kind == "shift":
+                cond, new = self.step(a.name)
+                o.line(f"    if !({cond}):", origin)
+                o.line("        return false")
+                o.line(f"    pos = {new}")
+            elif a.kind == "on":
+                o.line(f"    let p{n} = g.cells[pos]", origin)
+                o.line(f"    if !({self.on_test(a.pieces, f'p{n}')}):")
+                o.line("        return false")
+            else:
+                assert a.expr is not None and a.other is not None
+                left, right = self.arith(a.expr, a.at), self.arith(a.other, a.at)
+                o.line(f"    if !({left} {_REL[a.relation]} {right}):", origin)
+                o.line("        return false")
+        o.line("    return true")
+        o.line("")
+        self.simple.add(k)
+        return True
+
+    # -- the mapping ----------------------------------------------------------------------
+
+    def map_expr(self, node: ast.expr) -> str:
+        if isinstance(node, ast.Constant):
+            return str(node.value)
+        if isinstance(node, ast.Name):
+            return "(c.depth + 1)"
+        if isinstance(node, ast.UnaryOp):
+            return f"(0 - {self.map_expr(node.operand)})"
+        if isinstance(node, ast.BinOp):
+            op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}[type(node.op)]
+            return f"({self.map_expr(node.left)} {op} {self.map_expr(node.right)})"
+        if isinstance(node, ast.BoolOp):
+            op = " and " if isinstance(node.op, ast.And) else " or "
+            return "(" + op.join(self.map_expr(v) for v in node.values) + ")"
+        if isinstance(node, ast.Compare):
+            ops = {
+                ast.Eq: "==",
+                ast.NotEq: "!=",
+                ast.Lt: "<",
+                ast.LtE: "<=",
+                ast.Gt: ">",
+                ast.GtE: ">=",
+            }
+            parts = []
+            left = node.left
+            for cmp, right in zip(node.ops, node.comparators, strict=True):
+                parts.append(f"{self.map_expr(left)} {ops[type(cmp)]} {self.map_expr(right)}")
+                left = right
+            return "(" + " and ".join(parts) + ")"
+        assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        i = index_of(node.args[0])
+        fn = node.func.id
+        if fn == "piece":
+            return f"r2gb_piece_of(r2gb_mod_node(c, node, {i}))"
+        square = f"r2gb_mod_pos(c, node, pos, {i})"
+        return f"({square} / {self.width})" if fn == "row" else f"({square} % {self.width})"
+
+    def emit_mapping(self) -> None:
+        o = self.o
+        specs = {a.name: a for a in self.interface.actions}
+        o.line("fun r2gb_action(R2gbCtx c, Int node, Int pos) -> Int:")
+        for rule in self.mapping.moves:
+            spec = specs[rule.action]
+            indent = "    "
+            if rule.when is not None:
+                o.line(f"    if {self.map_expr(rule.when)}:")
+                indent = "        "
+            o.line(f"{indent}let index = {self.offsets[rule.action]}")
+            stride = 1
+            strides = []
+            for arg in reversed(spec.args):
+                strides.append(stride)
+                lo, hi = _bounds(arg)
+                stride *= hi - lo + 1
+            strides.reverse()
+            for (name, expr), arg, s in zip(rule.args, spec.args, strides, strict=True):
+                lo, hi = _bounds(arg)
+                o.line(f"{indent}let a_{name} = {self.map_expr(expr)}")
+                o.line(
+                    f"{indent}assert(a_{name} >= {lo} and a_{name} <= {hi}, "
+                    f'"the move mapping: a legal RBG move gives {rule.action} argument {name} '
+                    "a value "
+                    f'outside {lo}..{hi} (the mapping misses this move)")'
+                )
+                o.line(f"{indent}index = index + (a_{name} - {lo}) * {s}")
+            o.line(f"{indent}return index")
+            if rule.when is None:
+                o.line("")
+                return
+        o.line(
+            '    assert(false, "the move mapping: a legal RBG move matches no [[moves]] entry (the '
+            'mapping misses this move)")'
+        )
+        o.line("    return -1")
+        o.line("")
+
+    # -- the program ----------------------------------------------------------------------
+
+    def emit(self) -> Lowered:
+        o = self.o
+        o.line("# Generated from RBG pages by the rbg target; edit the pages, not this file.")
+        for name in ("serialization.print", "bounded_arg", "collections.vector"):
+            o.line(f"import {name}")
+        o.line("")
+        starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
+        self.bases, self.seen_size = self.layout(self.rules, starts, self.depth)
+        self.emit_ctx("R2gbCtx", self.depth, self.seen_size, self.bounded)
+        o.line("fun r2gb_put(R2gbState g, Int pos, Int piece):")
+        o.line("    g.counts[g.cells[pos]] = g.counts[g.cells[pos]] - 1")
+        o.line("    g.counts[piece] = g.counts[piece] + 1")
+        o.line("    g.cells[pos] = piece")
+        o.line("")
+        o.line("fun r2gb_div(Int a, Int b) -> Int:", self.at(self.rules_at))
+        o.line('    assert(b != 0, "division by zero in an RBG expression")')
+        o.line("    return a / b")
+        o.line("")
+        self.emit_push()
+        self.emit_found()
+        self.search(self.rules, "r2gb_", False, "R2gbCtx", self.bases, self.seen_size)
+        self.emit_patterns()
+        self.emit_state()
+        self.emit_mapping()
+        self.emit_apply()
+        self.emit_play()
+        return Lowered(o.source(), o.map(), self.rules.size, self.depth, self.bounded)
+
+    def emit_state(self) -> None:
+        """The game state: the paper's semi-state and rules index, the moves found, and
+        the search contexts (left out of observation tensors)."""
+        o = self.o
+        starts = [0] + [
+            j
+            for j, a in enumerate(self.rules.actions, start=1)
+            if a.kind == "switch" and a.name != KEEPER
+        ]
+        reach = entry_depths(self.rules, starts, self.depth)
+        player_depth = max((max(d) for d in reach.values() if d), default=0)
+        room = self.actions * (player_depth + 1) + self.depth + 1
+        o.line("# The moves found by the last search (at most one per action, one for the keeper):")
+        o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is 1 + the move")
+        o.line("# of action a, or 0.")
+        o.line("cls R2gbMoves:")
+        o.line(f"    Int[{room}] node")
+        o.line(f"    Int[{room}] pos")
+        o.line(f"    Int[{self.actions}] acts")
+        o.line(f"    Int[{self.actions + 1}] first")
+        o.line(f"    Int[{self.actions}] slot")
+        o.line("")
+        o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
+        o.line("    return")
+        o.line("")
+        o.line("fun r2g_size(R2gbMoves obj) -> Int:")
+        o.line("    return 0")
+        o.line("")
+        d = self.d
+        n_vars = max(len(d.variables), 1)
+        o.line("cls R2gbState:")
+        o.line(f"    Int[{self.cells}] cells")
+        o.line(f"    Int[{len(d.pieces)}] counts")
+        o.line(f"    Int[{n_vars}] vars")
+        o.line("    Int player")
+        o.line("    Int node")
+        o.line("    Int pos")
+        o.line("    Int nmoves")
+        o.line("    Int nmods")
+        o.line("    R2gbMoves moves")
+        o.line("    R2gbCtx search")
+        for k in range(len(self.patterns)):
+            if k not in self.simple:
+                o.line(f"    R2gbCtxP{k} pattern{k}")
+        o.line("")
+
+    def emit_push(self) -> None:
+        o = self.o
+        o.line("fun r2gb_mod_node(R2gbCtx c, Int node, Int i) -> Int:")
+        o.line("    let k = i")
+        o.line("    if k < 0:")
+        o.line("        k = c.depth + 1 + k")
+        o.line(
+            '    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move '
+            'does not have")'
+        )
+        o.line("    if k == c.depth:")
+        o.line("        return node")
+        o.line("    return c.pnode[k]")
+        o.line("")
+        o.line("fun r2gb_mod_pos(R2gbCtx c, Int node, Int pos, Int i) -> Int:")
+        o.line("    let k = i")
+        o.line("    if k < 0:")
+        o.line("        k = c.depth + 1 + k")
+        o.line(
+            '    assert(k >= 0 and k <= c.depth, "the move mapping names a modifier the move '
+            'does not have")'
+        )
+        o.line("    if k == c.depth:")
+        o.line("        return pos")
+        o.line("    return c.ppos[k]")
+        o.line("")
+        o.line("fun r2gb_piece_of(Int node) -> Int:")
+        for j, a in enumerate(self.rules.actions, start=1):
+            if a.kind == "off":
+                o.line(f"    if node == {j}:")
+                o.line(f"        return {self.piece[a.name]}")
+        o.line("    return -1")
+        o.line("")
+
+    def emit_found(self) -> None:
+        o = self.o
+        o.line("fun r2gb_store(R2gbState g, Int node, Int pos):")
+        o.line("    g.moves.node[g.nmods] = node")
+        o.line("    g.moves.pos[g.nmods] = pos")
+        o.line("    g.nmods = g.nmods + 1")
+        o.line("")
+        o.line("fun r2gb_same(R2gbState g, R2gbCtx c, Int move, Int node, Int pos) -> Bool:")
+        o.line("    let start = g.moves.first[move]")
+        o.line("    if g.moves.first[move + 1] - start != c.depth + 1:")
+        o.line("        return false")
+        o.line("    let k = 0")
+        o.line("    while k < c.depth:")
+        o.line(
+            "        if g.moves.node[start + k] != c.pnode[k] or "
+            "g.moves.pos[start + k] != c.ppos[k]:"
+        )
+        o.line("            return false")
+        o.line("        k = k + 1")
+        o.line("    return g.moves.node[start + k] == node and g.moves.pos[start + k] == pos")
+        o.line("")
+        o.line("fun r2gb_found(R2gbState g, R2gbCtx c, Int node, Int pos):", self.at(self.rules_at))
+        o.line("    let a = -1")
+        o.line(f"    if g.player == {self.keeper}:")
+        o.line("        if g.nmoves != 0:")
+        o.line("            return")
+        o.line("    else:")
+        o.line("        a = r2gb_action(c, node, pos)")
+        o.line("        let s = g.moves.slot[a]")
+        o.line("        if s != 0:")
+        o.line("            if r2gb_same(g, c, s - 1, node, pos):")
+        o.line("                return")
+        o.line(
+            '            assert(false, "the move mapping: two different legal RBG moves map to '
+            "the same "
+            'action (the mapping misses one of them)")'
+        )
+        o.line("        g.moves.slot[a] = g.nmoves + 1")
+        o.line("    let k = 0")
+        o.line("    while k < c.depth:")
+        o.line("        r2gb_store(g, c.pnode[k], c.ppos[k])")
+        o.line("        k = k + 1")
+        o.line("    r2gb_store(g, node, pos)")
+        o.line("    g.moves.acts[g.nmoves] = a")
+        o.line("    g.moves.first[g.nmoves + 1] = g.nmods")
+        o.line("    g.nmoves = g.nmoves + 1")
+        o.line("")
+
+    def emit_apply(self) -> None:
+        o = self.o
+        o.line("fun r2gb_modify(R2gbState g, Int node, Int pos):")
+        for j, a in enumerate(self.rules.actions, start=1):
+            if not a.modifier:
+                continue
+            o.line(f"    if node == {j}:", self.at(a.at))
+            if a.kind == "off":
+                o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
+            elif a.kind == "assign":
+                assert a.expr is not None
+                o.line(f"        g.vars[{self.var[a.name]}] = {self.arith(a.expr, a.at)}")
+            else:
+                who = self.keeper if a.name == KEEPER else self.player[a.name]
+                o.line(f"        g.player = {who}")
+                o.line(f"        g.node = {j}")
+                o.line("        g.pos = pos")
+            o.line("        return")
+        o.line("")
+        o.line("fun r2gb_apply_move(R2gbState g, Int move):")
+        o.line("    let i = g.moves.first[move]")
+        o.line("    let end = g.moves.first[move + 1]")
+        o.line("    while i < end:")
+        o.line("        r2gb_modify(g, g.moves.node[i], g.moves.pos[i])")
+        o.line("        i = i + 1")
+        o.line("")
+        starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
+        o.line("fun r2gb_enumerate(R2gbState g):")
+        o.line("    let k = 0")
+        o.line("    while k < g.nmoves:")
+        o.line("        if g.moves.acts[k] >= 0:")
+        o.line("            g.moves.slot[g.moves.acts[k]] = 0")
+        o.line("        k = k + 1")
+        o.line("    g.nmoves = 0")
+        o.line("    g.nmods = 0")
+        self.ctx_init("search", self.seen_size)
+        for q in starts:
+            o.line(f"    if g.node == {q}:")
+            o.line(f"        r2gb_s{q}(g, c, g.pos)")
+            o.line("        return")
+        o.line("")
+        o.line("fun r2gb_settle(R2gbState g):", self.at(self.rules_at))
+        o.line("    let rounds = 0")
+        o.line("    while true:")
+        o.line("        r2gb_enumerate(g)")
+        o.line(f"        if g.player != {self.keeper} or g.nmoves == 0:")
+        o.line("            return")
+        o.line("        r2gb_apply_move(g, 0)")
+        o.line("        rounds = rounds + 1")
+        o.line(
+            f'        assert(rounds < {KEEPER_BOUND}, "the keeper keeps moving: it never switches '
+            'to a player or ends the play")'
+        )
+        o.line("")
+        o.line("fun r2gb_setup(R2gbState g):")
+        for i, piece in enumerate(self.d.board.cells):
+            if self.piece[piece] != 0:
+                o.line(f"    g.cells[{i}] = {self.piece[piece]}")
+        for p in range(len(self.d.pieces)):
+            count = sum(1 for c in self.d.board.cells if self.piece[c] == p)
+            if count:
+                o.line(f"    g.counts[{p}] = {count}")
+        o.line(f"    g.player = {self.keeper}")
+        o.line("    r2gb_settle(g)")
+        o.line("")
+        o.line("fun r2gb_has(R2gbState g, Int a) -> Bool:")
+        o.line("    return g.moves.slot[a] != 0")
+        o.line("")
+        o.line("fun r2gb_play(R2gbState g, Int a):")
+        o.line("    r2gb_apply_move(g, g.moves.slot[a] - 1)")
+        o.line("    r2gb_settle(g)")
+        o.line("")
+
+    def emit_play(self) -> None:
+        o = self.o
+        d = self.d
+        o.line("@classes")
+        o.line("act play() -> Game:")
+        o.line("    frm g : R2gbState")
+        o.line("    r2gb_setup(g)")
+        o.line("    while g.nmoves != 0:")
+        o.line("        actions:")
+        for spec in self.interface.actions:
+            args = ", ".join(
+                f"BInt<{_bounds(a)[0]}, {_bounds(a)[1] + 1}> {a.name}" for a in spec.args
+            )
+            stride = 1
+            terms = []
+            for a in reversed(spec.args):
+                lo, hi = _bounds(a)
+                terms.append(f"({a.name}.value - {lo}) * {stride}")
+                stride *= hi - lo + 1
+            index = " + ".join([str(self.offsets[spec.name]), *reversed(terms)])
+            o.line(f"            act {spec.name}({args}) {{ r2gb_has(g, {index}) }}")
+            o.line(f"                r2gb_play(g, {index})")
+        o.line("")
+        o.line(
+            "# Legal action indices (into enumerate(AnyGameAction)), ascending, for the runtime."
+        )
+        o.line("fun r2g_moves(Game game, Vector<Int> out) -> Int:")
+        o.line("    if game.is_done():")
+        o.line("        return 0")
+        o.line("    let n = game.g.nmoves")
+        o.line("    let i = 0")
+        o.line("    while i < n:")
+        o.line("        let value = game.g.moves.acts[i]")
+        o.line("        let j = i")
+        o.line("        while j > 0 and out.get(j - 1) > value:")
+        o.line("            out.set(j, out.get(j - 1))")
+        o.line("            j = j - 1")
+        o.line("        out.set(j, value)")
+        o.line("        i = i + 1")
+        o.line("    return n")
+        o.line("")
+        o.line("fun get_current_player(Game game) -> Int:")
+        o.line("    if game.is_done():")
+        o.line("        return -4")
+        o.line("    return game.g.player")
+        o.line("")
+        o.line("fun get_num_players() -> Int:")
+        o.line(f"    return {len(d.players)}")
+        o.line("")
+        o.line("fun score(Game game, Int player) -> Float:")
+        o.line("    if !game.is_done():")
+        o.line("        return 0.0")
+        o.line(
+            f"    return (float(game.g.vars[player]) - {self.mapping.offset!r})"
+            f" / {self.mapping.scale!r}"
+        )
+        o.line("")
+        o.line("fun pretty_print(Game game):")
+        o.line('    let text = ""s')
+        o.line("    let i = 0")
+        o.line(f"    while i < {self.cells}:")
+        o.line("        text = text + r2gb_piece_name(game.g.cells[i])")
+        o.line(f"        if i % {self.width} == {self.width - 1}:")
+        o.line('            text = text + "\\n"s')
+        o.line("        else:")
+        o.line('            text = text + " "s')
+        o.line("        i = i + 1")
+        o.line("    print(text)")
+        o.line("")
+        o.line("fun r2gb_piece_name(Int piece) -> String:")
+        for i, p in enumerate(d.pieces):
+            o.line(f"    if piece == {i}:")
+            o.line(f'        return "{p}"s')
+        o.line('    return "?"s')
+
+
+def lower(desc: Description, interface: Interface, mapping: Mapping) -> Lowered:
+    """The rl program of ``desc`` speaking ``interface`` through ``mapping``."""
+    return _Lowering(desc, interface, mapping).emit()

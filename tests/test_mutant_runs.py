@@ -1,0 +1,224 @@
+"""Mutant runs a translator can use: reviews in the game directory, columns, new
+operators, every survivor reported, the CLI and the agent's tools."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebook2game.cli import app
+from rulebook2game.errors import WorkspaceError
+from rulebook2game.evals.equivalents import GAME_REVIEW, ReviewEntry, add_review, load_reviews
+from rulebook2game.evals.mutant_report import render_mutants_markdown
+from rulebook2game.evals.mutants import (
+    EQUIVALENT,
+    KILLED,
+    SURVIVED,
+    MutantOutcome,
+    MutantRun,
+    run_mutants,
+    select_mutants,
+)
+from rulebook2game.evals.render import _game_section
+from rulebook2game.evals.report import GameRecord, MutantRecord, Ratio
+from rulebook2game.mutate import enumerate_mutants, page_mutants
+from rulebook2game.resources import CORPORA_DIR
+
+PAGE = """# page: turn
+# implements: 4.1
+@classes
+act play() -> Game:
+    frm current = 0
+    frm moves = 0
+    while true:
+        act mark(BInt<0, 3> row, BInt<1, ROWS> col) { row.value != col.value }
+        moves = moves + 1
+        if moves == 9:
+            return
+        current = 1 - current
+
+fun get_current_player(Game g) -> Int:
+    if g.is_done():
+        return -4
+    return g.current
+"""
+
+
+def test_widen_range_widens_literal_bounds_and_comes_before_off_by_one() -> None:
+    found = {m.description: m for m in page_mutants("turn", PAGE, ["widen_range"])}
+    # a lower bound of 0 and a named bound (ROWS) cannot be widened in rl's type syntax
+    assert set(found) == {
+        "`BInt<0, 3>` → `BInt<0, 4>` (upper bound widened)",
+        "`BInt<1, ROWS>` → `BInt<0, ROWS>` (lower bound widened)",
+    }
+    m = found["`BInt<1, ROWS>` → `BInt<0, ROWS>` (lower bound widened)"]
+    line = m.source.split("\n")[7]
+    assert line == "        act mark(BInt<0, 3> row, BInt<0, ROWS> col) { row.value != col.value }"
+    # the column is the first changed character: the `1` of `BInt<1`
+    assert m.line == 8 and m.column == PAGE.split("\n")[7].index("BInt<1") + 6
+    # off_by_one would make the same edits: with every operator they count as wider ranges
+    every = enumerate_mutants({"turn": PAGE})
+    same = [
+        x
+        for x in every
+        if x.source == found["`BInt<0, 3>` → `BInt<0, 4>` (upper bound widened)"].source
+    ]
+    assert [x.operator for x in same] == ["widen_range"]
+
+
+def test_terminal_player_swaps_the_seat_before_the_game_ends() -> None:
+    (m,) = page_mutants("turn", PAGE, ["terminal_player"])
+    lines = m.source.split("\n")
+    assert lines[9:12] == [
+        "        if moves == 9:",
+        "            current = 1 - current",
+        "            return",
+    ]
+    assert m.line == 11 and m.before == "return"
+    # no seat field known (no get_current_player on the page): no mutant
+    assert page_mutants("p", PAGE.split("fun get_current_player")[0], ["terminal_player"]) == []
+
+
+def test_every_mutant_has_the_column_of_its_change() -> None:
+    for m in enumerate_mutants({"turn": PAGE}):
+        assert m.column >= 1, m.id
+        old = PAGE.split("\n")[m.line - 1]
+        new = m.source.split("\n")[m.line - 1]
+        assert old[: m.column - 1] == new[: m.column - 1], m.id
+        assert m.where == f"turn:{m.line}:{m.column}"
+    flip = next(
+        m for m in page_mutants("turn", PAGE, ["cmp_flip"]) if m.description.startswith("`==")
+    )
+    assert PAGE.split("\n")[flip.line - 1][flip.column - 1 : flip.column + 1] == "=="
+
+
+def _ttt(tmp_path: Path) -> Path:
+    dest = tmp_path / "ttt"
+    shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe", dest, ignore=shutil.ignore_patterns("build", "reports")
+    )
+    return dest
+
+
+def test_reviews_in_the_game_directory_survive_moved_lines(tmp_path: Path) -> None:
+    game = _ttt(tmp_path)
+    mutants, _ = select_mutants(game, None, 0)
+    target = next(m for m in mutants if m.operator == "cmp_flip")
+    twin = [
+        m
+        for m in mutants
+        if m.page == target.page and m.before == target.before and m.id != target.id
+    ]
+    entry = ReviewEntry(
+        page=target.page,
+        before=target.before,
+        change=target.description,
+        column=target.column,
+        why="nothing observable",
+    )
+    path = add_review(game, entry)
+    assert path == game / GAME_REVIEW and path.read_text().startswith("# ")
+    reviews = load_reviews("no-such-corpus-game", tmp_path / "none.toml", game)
+    assert reviews.reason(target) == "nothing observable"
+    # another change on the same line (or the same change at another column) is not covered
+    assert all(
+        reviews.reason(t) is None
+        for t in twin
+        if t.description != target.description or t.column != target.column
+    )
+    # two lines added above the mutated line: the review still matches the moved mutant
+    page = game / "pages" / f"{target.page}.rl"
+    text = page.read_text().split("\n")
+    header_end = next(i for i, line in enumerate(text) if not line.startswith("#"))
+    text[header_end:header_end] = ["", "const UNUSED_A = 1"]
+    page.write_text("\n".join(text))
+    moved = [m for m in select_mutants(game, None, 0)[0] if reviews.reason(m)]
+    assert [(m.line, m.description) for m in moved] == [(target.line + 2, target.description)]
+    (game / GAME_REVIEW).write_text('[[equivalent]]\npage = "turn"\n')
+    with pytest.raises(WorkspaceError):
+        load_reviews("x", tmp_path / "none.toml", game)
+
+
+def test_reviewed_mutants_are_not_run_and_survivors_rerun_alone(tmp_path: Path) -> None:
+    game = _ttt(tmp_path)
+    chosen, _ = select_mutants(game, 3, 5)
+    for m in chosen:
+        add_review(game, ReviewEntry(page=m.page, before=m.before, change=m.description, why="r"))
+    heard: list[MutantOutcome] = []
+    run = run_mutants(game, seed=5, max_mutants=3, workers=1, on_mutant=heard.append)
+    assert [o.status for o in run.outcomes] == [EQUIVALENT] * 3 and len(heard) == 3
+    assert (run.compiled, run.total, run.rate, len(run.equivalents)) == (3, 0, None, 3)
+    assert all(o.seconds < 1 and o.equivalent == "r" for o in run.outcomes)
+    nothing = run_mutants(game, seed=5, workers=1, only=frozenset())
+    assert nothing.outcomes == ()
+
+
+def _outcomes(n: int) -> tuple[MutantOutcome, ...]:
+    base = MutantOutcome("p:1:op:0", "p", 1, "op", "change", "-a\n+b\n", SURVIVED, 1.0, column=7)
+    return tuple(replace(base, id=f"p:{i}:op:{i}", line=i) for i in range(1, n + 1))
+
+
+def test_reports_list_every_survivor_with_its_column() -> None:
+    run = MutantRun("g", (*_outcomes(26), replace(_outcomes(1)[0], id="k", status=KILLED)), 5.0, 27)
+    text = render_mutants_markdown(run)
+    assert all(f"### `p:{i}:7` op: change" in text for i in range(1, 27))
+    survivors = [f"p:{i}:7 op: change" for i in range(1, 27)]
+    record = GameRecord(
+        game="g",
+        path="g",
+        compiles=True,
+        mutants=MutantRecord(killed=Ratio(num=1, den=27), survivors=survivors, seconds=12.0),
+    )
+    section = "\n".join(_game_section(record))
+    assert all(f"  - {s}" in section for s in survivors)
+    assert "1/27 killed in 12 s" in section
+
+
+def test_cli_and_agent_tool_review_a_mutant(tmp_path: Path) -> None:
+    game = _ttt(tmp_path)
+    mutants, _ = select_mutants(game, None, 0)
+    m = mutants[3]
+    runner = CliRunner()
+    bad = runner.invoke(app, ["mutants", str(game), "--equivalent", "nope:1:x:0", "--why", "w"])
+    assert bad.exit_code == 2 and "no mutant 'nope:1:x:0'" in bad.output
+    ok = runner.invoke(app, ["mutants", str(game), "--equivalent", m.id, "--why", "because"])
+    assert ok.exit_code == 0, ok.output
+    assert load_reviews("x", tmp_path / "none.toml", game).reason(m) == "because"
+    args = json.dumps({"id": mutants[4].id, "why": "also"})
+    tool = runner.invoke(app, ["tool", str(game), "review_mutant", args])
+    assert tool.exit_code == 0, tool.output
+    assert "recorded as equivalent in mutants.toml" in tool.output
+    missing = runner.invoke(app, ["tool", str(game), "review_mutant", '{"id": "x", "why": "y"}'])
+    assert missing.exit_code == 2 and "There is no mutant `x`" in missing.output
+    again = runner.invoke(app, ["tool", str(game), "run_mutants", '{"survivors": true}'])
+    assert again.exit_code == 2 and "no earlier run_mutants result" in again.output
+    assert len(load_reviews("x", tmp_path / "none.toml", game).entries) == 2
+
+
+@pytest.mark.slow
+def test_mutants_command_runs_checks_and_reports_progress(tmp_path: Path) -> None:
+    game = _ttt(tmp_path)
+    result = CliRunner().invoke(app, ["mutants", str(game), "--max", "2", "-j", "2"])
+    data = json.loads((game / "reports" / "mutants.json").read_text())
+    assert data["run"] == 2 and all(o["column"] >= 1 for o in data["outcomes"])
+    assert "mutants 2/2" in result.output and "mutants killed" in result.output
+    assert result.exit_code == (1 if data["survived"] or data["errors"] else 0)
+
+
+def test_progress_prints_survivors_with_brackets_verbatim(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rulebook2game.cli._progress import MutantProgress
+
+    progress = MutantProgress(None, 0, total=2)
+    survivor = replace(_outcomes(1)[0], description="`b.pieces[1 - current] = 0` deleted")
+    progress(Path("/g/[x]game"), survivor)
+    progress(Path("/g/[x]game"), replace(survivor, status=KILLED))
+    err = capsys.readouterr().err
+    assert "survivor p:1:7 op: `b.pieces[1 - current] = 0` deleted" in err
+    assert "[x]game: mutants 2/2 (killed 1, survived 1)" in err

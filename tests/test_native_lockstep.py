@@ -1,0 +1,90 @@
+"""The optimized native loop plays move for move what the checked build allows.
+
+The native playout loop tests only the actions that can follow the point where a game
+is suspended (``resume_points.py``). Two independent checks that this never changes a
+game, on every corpus game of both targets:
+
+- the optimized (``-O2``) build and the checked build play the same seeded games,
+  action for action, with the same returns;
+- each of those games is replayed step by step on the checked build, with every legal
+  action taken from the *whole* action table, and the loop's choices reproduced in
+  Python (``PlayoutRng``): the replay takes the same actions. A resume-point map that
+  left out a legal action would change the draws (or make the replay refuse legal
+  actions at two points).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.check.native import native_chooser
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.workspace import Workspace
+
+GAMES = [
+    p.parent.relative_to(CORPORA_DIR).as_posix()
+    for pattern in ("*/game.toml", "rulepage/*/game.toml")
+    for p in sorted(CORPORA_DIR.glob(pattern))
+]
+SEED = 20261125
+COUNT = 6
+
+
+def _copy(game: str, root: Path) -> Path:
+    target = root / game
+    if target.is_dir():
+        return target
+    shutil.copytree(CORPORA_DIR / game, target, ignore=shutil.ignore_patterns("reports", "runs"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield tmp_path_factory.mktemp("lockstep")
+
+
+def _engine(root: Path, optimized: bool) -> RlEngine:
+    engine = compile_and_start(Workspace(root), optimized=optimized).engine
+    assert isinstance(engine, RlEngine)
+    return engine
+
+
+def test_corpus_games_are_found() -> None:
+    assert {"hearts", "pig", "rulepage/hearts", "rulepage/tic_tac_toe"} <= set(GAMES)
+
+
+def test_rl_hearts_tests_only_the_actions_of_its_phase(corpus: Path) -> None:
+    engine = _engine(_copy("hearts", corpus), optimized=True)
+    with engine:
+        points = engine.action_points
+        assert len(points) == len(engine.action_texts)
+        by_name = {text.split("(")[0]: points[i] for i, text in enumerate(engine.action_texts)}
+    # pass_direction, deal, pass_card and play are four points of hand.rl's play().
+    assert sorted(by_name.values()) == [1, 2, 3, 4]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_optimized_loop_agrees_with_the_checked_build(corpus: Path, game: str) -> None:
+    root = _copy(game, corpus)
+    with _engine(root, optimized=True) as fast, _engine(root, optimized=False) as checked:
+        played = fast.playouts(SEED, COUNT, 2000, record=True)
+        assert played == checked.playouts(SEED, COUNT, 2000, record=True)
+        choose = native_chooser(checked, SEED)
+        order = {text: i for i, text in enumerate(checked.action_texts)}
+        for game_played in played:
+            assert game_played.actions is not None
+            state, actions = checked.initial(), []
+            while not checked.is_terminal(state) and len(actions) < game_played.length:
+                legal = checked.legal_actions(state) or [
+                    a for a, _ in checked.chance_outcomes(state)
+                ]
+                actions.append(choose(sorted(legal, key=order.__getitem__)))
+                state = checked.apply(state, actions[-1])
+            assert tuple(actions) == game_played.actions

@@ -1,0 +1,252 @@
+"""The RBG target: parsing and checks with page lines, the search, the move mapping, the corpus."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
+from rulebook2game.cli import app
+from rulebook2game.errors import EngineFault
+from rulebook2game.regress import RegressSettings, regress
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets import get_target
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.targets.rbg.automaton import build
+from rulebook2game.targets.rbg.model import describe
+from rulebook2game.targets.rbg.syntax import RbgProblem
+from rulebook2game.workspace import Workspace, open_workspace
+
+GOLD = CORPORA_DIR / "rbg"
+_BUILDS = shutil.ignore_patterns("build", "runs", "reports")
+
+BOARD = """// page: board
+// implements: 2, 3
+#players = cross(100), nought(100)
+#pieces = e, x, o
+#variables =
+#board = rectangle(up, down, left, right,
+    [e, e, e]
+    [e, e, e]
+    [e, e, e])
+"""
+
+
+def _copy(tmp_path: Path, game: str = "tic_tac_toe") -> Workspace:
+    return open_workspace(shutil.copytree(GOLD / game, tmp_path / game, ignore=_BUILDS))
+
+
+def _problem(text: str) -> RbgProblem:
+    with pytest.raises(RbgProblem) as caught:
+        describe([("pages/rules.rbg", text)])
+    return caught.value
+
+
+def _compile_error(ws: Workspace) -> str:
+    result = get_target("rbg").compile(ws)
+    assert not result.ok
+    return str(result.diagnostics[0])
+
+
+def test_a_syntax_error_names_page_line_and_the_offending_part() -> None:
+    problem = _problem(BOARD + "#rules = ->cross (left [x]\n")
+    assert problem.at.file == "pages/rules.rbg"
+    assert problem.at.line == 10
+    assert "expected `)`" in problem.message
+
+
+def test_an_unbounded_variable_is_refused_at_its_line() -> None:
+    text = BOARD.replace("#variables =", "#variables = moves") + "#rules = ->cross\n"
+    problem = _problem(text)
+    assert problem.at.line == 5
+    assert "`moves` has no bound" in problem.message
+
+
+def test_rules_that_never_switch_are_refused() -> None:
+    problem = _problem(BOARD + "#rules = up* [x]\n")
+    assert "never switch" in problem.message
+    assert problem.at.line == 10
+
+
+def test_a_modifier_repeated_in_place_is_play_that_never_ends() -> None:
+    problem = _problem(BOARD + "#rules = [x]* ->cross\n")
+    assert "unbounded straightness" in problem.message and "`[x]`" in problem.message
+
+
+def test_a_switch_inside_a_pattern_and_an_unknown_name_are_refused() -> None:
+    assert "patterns may not switch" in _problem(BOARD + "#rules = {? ->nought} ->cross\n").message
+    problem = _problem(BOARD + "#rules = sideways ->cross\n")
+    assert "`sideways`" in problem.message and "not declared" in problem.message
+
+
+def test_macros_take_arguments_split_by_semicolons() -> None:
+    text = BOARD + "#step(a; b) = a b\n#rules = step(up; left) [x] ->cross\n"
+    rules = build(describe([("pages/rules.rbg", text)]).rules)
+    assert [a.text for a in rules.actions] == ["up", "left", "[x]", "->cross"]
+    problem = _problem(BOARD + "#step(a; b) = a b\n#rules = step(up) ->cross\n")
+    assert "takes 2 arguments" in problem.message
+
+
+def test_the_automaton_follows_the_paper_example() -> None:
+    # up left* + [x] (up [y])*, indexed: up1 left2 + [x]3 (up4 [y]5)* (the paper's E)
+    text = (
+        BOARD.replace("#pieces = e, x, o", "#pieces = e, x, y")
+        + "#rules = up left* + [x] (up [y])* ->cross\n"
+    )
+    aut = build(describe([("pages/rules.rbg", text)]).rules)
+    assert aut.follow[0] == (1, 3)
+    assert aut.follow[4] == (5,)
+    assert set(aut.follow[5]) == {4, 6}
+    assert aut.cyclic() == frozenset()  # left* ends at the board's edge: nothing to remember
+
+
+def test_searches_remember_visits_only_where_a_walk_can_come_back() -> None:
+    def cyclic(rules: str) -> set[str]:
+        aut = build(describe([("pages/rules.rbg", BOARD + f"#rules = {rules} ->cross\n")]).rules)
+        return {aut.actions[q - 1].text for q in aut.cyclic()}
+
+    assert cyclic("(left + right)*") == {"left", "right"}
+    assert cyclic("({e} + up)*") == {"{e}", "up"}  # {e} can repeat standing still
+    assert cyclic("up* (down {e})*") == set()
+
+
+def test_a_bad_page_fails_check_with_one_finding_at_the_page(tmp_path: Path) -> None:
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("[mark] ->>", "[mark ->>"))
+    assert "pages/turn.rbg:" in _compile_error(ws)
+    out = CliRunner().invoke(app, ["check", str(ws.root), "--fuzz", "5", "--oracle-runs", "2"])
+    assert out.exit_code == 1
+    assert "Traceback" not in out.output and "pages/turn.rbg:" in out.output
+
+
+def test_a_mapping_that_misses_a_legal_move_is_a_finding(tmp_path: Path) -> None:
+    # ranks one off: white's first moves map fine, a move from its home rank does not
+    ws = _copy(tmp_path, "breakthrough")
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("from_rank = 8 - row(0)", "from_rank = 7 - row(0)"))
+    report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 20})
+    messages = " ".join(f.message for f in report.findings)
+    assert "move mapping" in messages and "misses this move" in messages
+
+
+def test_a_mapping_that_misses_a_first_move_is_one_line(tmp_path: Path) -> None:
+    ws = _copy(tmp_path, "connect_four")
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("col = col(0)", "col = col(0) + 1"))
+    out = CliRunner().invoke(app, ["check", str(ws.root), "--fuzz", "5", "--oracle-runs", "2"])
+    assert out.exit_code == 1
+    assert "Traceback" not in out.output
+    assert "pages/turn.rbg:" in out.output and "misses this move" in out.output
+
+
+def test_the_mapping_may_be_a_file_of_the_game_directory(tmp_path: Path) -> None:
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    on_page = turn.read_text()
+    (ws.root / "rbg.toml").write_text('[[moves]]\naction = "mark"\nargs = { row = "row(0)" }\n')
+    assert "both map the moves" in _compile_error(ws)
+    turn.write_text(on_page.split("#moves")[0])
+    assert "no expression for argument 'col'" in _compile_error(ws)
+    (ws.root / "rbg.toml").write_text(
+        '[[moves]]\naction = "mark"\nargs = { row = "row(0)", col = "col(0)" }\n'
+        "[returns]\noffset = 50\nscale = 50\n"
+    )
+    with compile_and_start(ws) as made:
+        assert made.engine is not None, made.error
+        assert len(made.engine.legal_actions(made.engine.initial())) == 9
+
+
+def test_a_bad_mapping_on_a_page_is_an_error_at_its_line(tmp_path: Path) -> None:
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(turn.read_text().replace("col = col(0)", "column = col(0)"))
+    error = _compile_error(ws)
+    assert "pages/turn.rbg:" in error and "has no argument `column`" in error
+
+
+def test_play_that_never_ends_is_a_finding(tmp_path: Path) -> None:
+    # marks may go on any square and no line ever wins: every position has a move
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    text = turn.read_text().replace("anySquare {e} [mark] ->>", "anySquare [mark] ->>")
+    turn.write_text(text.replace("{? three(mark)} [$ me", "{? three(mark)} {} [$ me"))
+    report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 5})
+    assert any("no end within 9 steps" in f.message for f in report.findings)
+
+
+def test_a_move_past_the_search_bound_is_a_fault_at_the_rules(tmp_path: Path) -> None:
+    # right [x] left [e], again and again: modifiers without end inside one move
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    text = turn.read_text()
+    turn.write_text(
+        text.replace(
+            "anySquare {e} [mark] ->>", "anySquare {e} (right [mark] left [e])* [mark] ->>"
+        )
+    )
+    with compile_and_start(ws) as made:
+        assert made.engine is not None, made.error
+        with pytest.raises(EngineFault) as caught:
+            made.engine.initial()
+    assert "more modifiers before its switch than the search allows" in caught.value.message
+    assert "pages/" in caught.value.message and "generated.rl" not in caught.value.message
+
+
+def test_a_game_with_chance_is_refused(tmp_path: Path) -> None:
+    ws = _copy(tmp_path)
+    interface = ws.root / "interface.toml"
+    interface.unlink()
+    interface.write_text(
+        (CORPORA_DIR / "tic_tac_toe" / "interface.toml")
+        .read_text()
+        .replace("actions = []", 'actions = ["mark"]')
+    )
+    assert "deterministic games with perfect information" in _compile_error(ws)
+
+
+def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
+    # (left + right)* walks back and forth forever unless visits are remembered
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(
+        turn.read_text().replace(
+            "#anySquare = (up* + down*) (left* + right*)",
+            "#anySquare = (up + down + left + right)*",
+        )
+    )
+    with compile_and_start(ws) as made:
+        assert made.engine is not None, made.error
+        state = made.engine.initial()
+        assert len(made.engine.legal_actions(state)) == 9
+
+
+def test_the_legal_moves_come_from_the_search(tmp_path: Path) -> None:
+    ws = _copy(tmp_path, "breakthrough")
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.initial()
+        legal = engine.legal_actions(state)
+        assert len(legal) == 22  # the paper: 22 moves for the first player of breakthrough
+        assert "move(from_file=0, from_rank=7, to_file=1)" in legal
+        state = engine.apply(state, "move(from_file=0, from_rank=7, to_file=0)")
+        assert engine.current_player(state) == 1
+
+
+@pytest.mark.slow
+def test_every_gold_rbg_game_passes_regress(tmp_path: Path) -> None:
+    gold = shutil.copytree(GOLD, tmp_path / "rbg", ignore=_BUILDS)  # links followed
+    result = regress(gold, RegressSettings(seed=0, fuzz_playouts=50, oracle_trajectories=10))
+    assert {g.game for g in result.games} == {"tic_tac_toe", "connect_four", "breakthrough"}
+    assert result.ok, [g.first_finding for g in result.games if not g.ok]
+
+
+def test_the_worked_example_of_the_notes_is_the_corpus_connect_four() -> None:
+    notes = get_target("rbg").reference.read_text()
+    for page in ("board", "turn"):
+        assert (GOLD / "connect_four" / "pages" / f"{page}.rbg").read_text() in notes
+    assert (GOLD / "breakthrough" / "pages" / "turn.rbg").read_text() in notes

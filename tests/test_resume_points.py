@@ -1,0 +1,82 @@
+"""Reading the resumption point of every action statement from rlc's expanded program."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, parse_resume_points
+from rulebook2game.targets.rl.toolchain import find_toolchain
+
+PIG = """
+import action
+import bounded_arg
+
+@classes
+act play() -> Game:
+    frm total = 0
+    while total < 20:
+        actions:
+            act roll()
+                act die(BInt<1, 7> value)
+                total = total + value.value
+            act hold()
+                total = total + 1
+"""
+
+SUBACTION = """
+import action
+import bounded_arg
+
+act inner(frm Int base) -> Inner:
+    act pick(BInt<0, 3> x)
+
+@classes
+act play() -> Game:
+    frm n = 0
+    while n < 3:
+        subaction* frame = inner(n)
+        act done()
+        n = n + 1
+"""
+
+TWO_POINTS = """
+import action
+import bounded_arg
+
+@classes
+act play() -> Game:
+    act mark(BInt<0, 3> x)
+    act other()
+    act mark(BInt<0, 3> y)
+"""
+
+
+def _dump(tmp_path: Path, source: str) -> str:
+    page = tmp_path / "game.rl"
+    page.write_text(source, encoding="utf-8")
+    tools = find_toolchain()
+    cmd = [str(tools.rlc), str(page), *DUMP_FLAGS, "-i", str(tools.stdlib)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_an_actions_block_shares_one_point_and_a_nested_action_has_its_own(
+    tmp_path: Path,
+) -> None:
+    assert parse_resume_points(_dump(tmp_path, PIG)) == {"roll": 1, "hold": 1, "die": 2}
+
+
+def test_a_subaction_turns_the_map_off(tmp_path: Path) -> None:
+    assert parse_resume_points(_dump(tmp_path, SUBACTION)) is None
+
+
+def test_one_name_at_two_points_turns_the_map_off(tmp_path: Path) -> None:
+    assert parse_resume_points(_dump(tmp_path, TWO_POINTS)) is None
+
+
+def test_text_without_action_statements_has_no_map() -> None:
+    assert parse_resume_points("") is None
+    unreadable = 'rlc.action "mark" #fun_info2 {\n}\n'
+    assert parse_resume_points(unreadable) is None
