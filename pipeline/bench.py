@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
 from rulebook2game.engine import Engine, random_step
-from rulebook2game.errors import CompileError, OracleError, WorkspaceError
+from rulebook2game.errors import CompileError, OracleError, Rulebook2GameError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
 from rulebook2game.oracle.game_binding import game_oracle_spec, register_python_engine
 from rulebook2game.targets import get_target
@@ -347,7 +347,10 @@ def _python_rows(
     """The in-process rows to run, or why they are left out."""
     if not trust and not check_status(ws).passed:
         return [], "in-process rows left out: the pages have not passed check (--trust)"
-    game = load(ws.root, trust=True)
+    try:
+        game = load(ws.root, trust=True)
+    except Rulebook2GameError as exc:  # a target without an in-process library (gdl)
+        return [], f"in-process rows left out: {exc}"
     runs: list[Callable[[], BenchRow]] = [
         lambda: bench_in_process(game, seconds, seed, limit),
         lambda: bench_batched(game, seconds, seed, limit),
@@ -388,6 +391,9 @@ def bench_workspace(
         if not hasattr(engine, "playout_stats"):
             raise WorkspaceError(f"target {config.target!r} has no native playout loop")
         native: NativeBench = engine  # type: ignore[assignment]
+        note = getattr(engine, "native_note", None)
+        if isinstance(note, str):
+            report.notes.append(note)  # what the native row measures, when it is not rl
         runs = [
             lambda: bench_native(native, seconds, seed, limit),
             lambda: bench_python(engine, seconds, seed, limit),

@@ -5,8 +5,13 @@ A page opens with a block of ``#`` comment lines::
     # page: scoring
     # implements: 6.1, 6.2#3
 
-Only that leading block counts; the first line of each key wins. Targets whose
-language comments with ``//`` (``rbg``) write the same lines as ``// page: scoring``. ``implements``
+A GDL page (KIF, whose comments start with ``;``) and a target whose language comments
+with ``//`` (``rbg``) write the same block with their own comment mark::
+
+    ; page: scoring
+    // implements: 6.1
+
+Only that leading block counts; the first line of each key wins. ``implements``
 (also spelled ``sections`` or ``cites``) lists rulebook citations: a section id
 (``6.1``, the whole section) or a sentence id (``6.2#3``, one sentence of the
 ledger), separated by commas, semicolons or spaces.
@@ -17,7 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+_HEADER_KEY = re.compile(r"^(?:#|;+|//)\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+COMMENT_MARKS = ("#", ";", "//")
+"""What starts a header comment line: ``#`` (rl, RulePage), ``;`` (GDL's KIF), ``//`` (rbg)."""
 _CITE_SPLIT = re.compile(r"[,\s;]+")
 CITATION_KEYS = ("implements", "sections", "cites")
 
@@ -39,9 +46,7 @@ def header_fields(source: str) -> dict[str, str]:
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped.startswith("//"):
-            stripped = "#" + stripped[2:]
-        if not stripped.startswith("#"):
+        if not stripped.startswith(COMMENT_MARKS):
             break
         match = _HEADER_KEY.match(stripped)
         if match:

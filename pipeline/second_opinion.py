@@ -52,7 +52,12 @@ def other_target(target: str) -> str:
     """The target a second translation is written in: another one when there is one."""
     from rulebook2game.resources import known_targets
 
-    others = [t for t in known_targets() if t != target]
+    # rl and rulepage first (each the other's second opinion); then the rest by name,
+    # gdl last: it needs an optional extra (clingo)
+    others = sorted(
+        (t for t in known_targets() if t != target),
+        key=lambda t: (t not in ("rl", "rulepage"), t == "gdl", t),
+    )
     return others[0] if others else target
 
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, tuple[str, str]] = {
     "rl": ("rulebook2game.targets.rl.target", ".rl"),
     "rulepage": ("rulebook2game.targets.rulepage.target", ".page"),
+    "gdl": ("rulebook2game.targets.gdl.target", ".kif"),
     "rbg": ("rulebook2game.targets.rbg.target", ".rbg"),
 }
 """Target name -> (module holding its ``TARGET``, page file suffix).
@@ -48,7 +49,13 @@ def get_target(name: str) -> Target:
         if entry is None:
             known = ", ".join(known_targets())
             raise WorkspaceError(f"unknown target {name!r} (known: {known})")
-        target = importlib.import_module(entry[0]).TARGET
+        try:
+            target = importlib.import_module(entry[0]).TARGET
+        except ModuleNotFoundError as exc:  # an optional dependency (gdl needs clingo)
+            raise WorkspaceError(
+                f"target {name!r} needs the package {exc.name!r}, which is not installed: "
+                f"pip install 'rulebook2game[{name}]'"
+            ) from exc
         _LOADED[name] = target
     return target
 

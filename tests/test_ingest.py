@@ -334,3 +334,26 @@ def test_a_second_opinion_finds_a_disagreement_that_the_first_translator_resolve
     assert "a line is a row, a column or a diagonal" in (out / "reports" / "check.md").read_text()
     assert f"{second['found']} found, 0 left" in result.output
     assert "5.1: a line is a row, a column or a diagonal" in result.output
+
+
+def test_the_gdl_target_through_tool_calls_ends_green(tmp_path: Path) -> None:
+    out = tmp_path / "ttt"
+    result, server = _ingest("tic_tac_toe", "tic_tac_toe_gdl.json", out, "--target", "gdl")
+    assert result.exit_code == 0, result.output
+    for page in ("board", "play", "end"):
+        written = (out / "pages" / f"{page}.kif").read_text()
+        assert written == (DATA / "gdl" / f"{page}.kif").read_text()
+    assert not list((out / "pages").glob("*.rl"))
+    # the system prompt carries the GDL notes; the compile error names the page line
+    system = server.received[0].body["messages"][0]["content"]
+    assert "Game Description Language" in system and "; page: scoring" in system
+    run = _only_run(out)
+    compiled = next(
+        e for e in _events(run) if e["event"] == "tool_result" and e["name"] == "compile"
+    )
+    content = compiled["outcome"]["content"]
+    assert "pages/play.kif:12:1" in content and "unsafe rule: ?q" in content
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["status"] == "green" and summary["agent_status"] == "finished"
+    brief = (out / "AGENTS.md").read_text()
+    assert "`pages/*.kif`" in brief and "; implements:" in brief

@@ -22,7 +22,7 @@ def test_every_known_target_has_notes_and_a_suffix() -> None:
         assert target.name == name
         assert target.reference.is_file()
         assert target.page_suffix.startswith(".")
-    assert page_suffixes() == (".rl", ".page")
+    assert page_suffixes() == (".kif", ".rbg", ".rl", ".page")
 
 
 def test_an_unknown_target_is_named_with_the_known_ones() -> None:

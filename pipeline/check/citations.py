@@ -15,10 +15,10 @@ from pathlib import Path
 
 from rulebook2game.check.sentences import load_text
 from rulebook2game.diff.rules import RuleText
-from rulebook2game.page_header import CITATION_KEYS, split_citations
+from rulebook2game.page_header import CITATION_KEYS, COMMENT_MARKS, split_citations
 from rulebook2game.targets import page_suffix_for
 
-_HEADER_KEY = re.compile(r"^#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
+_HEADER_KEY = re.compile(r"^(?:#|;+|//)\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$")
 """A ``# key: value`` header line (as :mod:`rulebook2game.page_header` reads it)."""
 
 
@@ -57,6 +57,8 @@ ENDING_CODE: dict[str, re.Pattern[str]] = {
     ".rl": re.compile(r"^fun score\(|^act play\(\)[\s\S]*^\s+return\s*$", re.MULTILINE),
     # RulePage: the end condition or the returns
     ".page": re.compile(r"^(?:end when|returns\()", re.MULTILINE),
+    # GDL: a rule or fact for terminal or goal
+    ".kif": re.compile(r"\((?:<=\s*)?\(?\s*(?:terminal|goal)\b", re.IGNORECASE),
 }
 """Code that ends the game or scores it, per page suffix."""
 
@@ -76,7 +78,7 @@ def header_citations(source: str) -> list[tuple[int, str]]:
         stripped = line.strip()
         if not stripped:
             continue
-        if not stripped.startswith("#"):
+        if not stripped.startswith(COMMENT_MARKS):
             break
         match = _HEADER_KEY.match(stripped)
         if match and match.group(1).lower() in CITATION_KEYS and not seen_key:

@@ -148,10 +148,11 @@ def oracle(ctx: StageContext) -> StageReturn:
     skipped = _skip(ctx, "oracle", started, runs)
     if skipped is not None or ctx.engine is None:
         return skipped or _row("oracle", "skipped", started, "no engine"), ()
-    if not ctx.config.oracle:
+    binding = str(ctx.options.get("oracle_binding") or ctx.config.oracle or "")
+    if not binding:
         return _row("oracle", "skipped", started, "no oracle in game.toml"), ()
     try:
-        reference = load_oracle(ctx.config.oracle, ctx.workspace.root)
+        reference = load_oracle(binding, ctx.workspace.root)
     except Rulebook2GameError as exc:
         return _row("oracle", "error", started, str(exc)), ()
     mismatch = players_mismatch(ctx, reference, "the oracle", "oracle")
@@ -163,7 +164,7 @@ def oracle(ctx: StageContext) -> StageReturn:
         return _row("oracle", "error", started, f"engine fault: {exc}"), ()
     found = tuple(ctx.index.locate(f) for f in result.findings)
     summary = (
-        f"{result.trajectories} trajectories vs {ctx.config.oracle}, {result.steps} steps, "
+        f"{result.trajectories} trajectories vs {binding}, {result.steps} steps, "
         f"{len(found)} finding(s)"
     )
     status = "failed" if found else "ok"

@@ -50,6 +50,14 @@ def check(
             "--oracle-runs", min=0, help="Trajectories compared with the oracle (0: skip)."
         ),
     ] = DEFAULT_ORACLE,
+    oracle: Annotated[
+        str | None,
+        typer.Option(
+            "--oracle",
+            help="The reference engine instead of game.toml's: openspiel:NAME or "
+            "gdl:PATH.kif (a GDL description; its moves are mapped by the game's gdl.toml).",
+        ),
+    ] = None,
     against: Annotated[
         Path | None,
         typer.Option(
@@ -83,6 +91,8 @@ def check(
             "oracle": oracle_runs,
             "request_timeout": REQUEST_TIMEOUT,
         }
+        if oracle is not None:
+            options["oracle_binding"] = oracle
         if against is not None:
             open_workspace(against)  # a bad path fails here, before any stage runs
             options["against"] = str(against)

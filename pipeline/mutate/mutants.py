@@ -202,15 +202,15 @@ def read_pages(pages_dir: Path) -> dict[str, str]:
     return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob(f"*{suffix}"))}
 
 
-GAME_FILES = ("game.toml", "interface.toml", "rulebook.json")
+GAME_FILES = ("game.toml", "interface.toml", "rulebook.json", "oracle.toml", "gdl.toml")
 GAME_DIRS = ("traces",)
 
 
 def materialize(game_dir: Path, mutant: Mutant, dest: Path) -> Path:
     """A copy of the game directory at ``dest`` with the mutant applied; returns ``dest``.
 
-    Copies what a check reads (game.toml, interface.toml, rulebook.json, pages,
-    traces) and nothing else (no build or reports).
+    Copies what a check reads (game.toml, interface.toml, rulebook.json, the oracle
+    binding and GDL move map, pages, traces) and nothing else (no build or reports).
     """
     if dest.exists():
         shutil.rmtree(dest)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rulebook2game.page_header import COMMENT_MARKS
 from rulebook2game.targets.rl.lexical import code_mask
 
 _DEF = re.compile(r"^(fun|act|cls|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)")
@@ -51,7 +52,7 @@ class PageSource:
             owners.append(owner)
         header_end = 0
         for i, line in enumerate(lines):
-            if line.strip() and not line.strip().startswith("#"):
+            if line.strip() and not line.strip().startswith(COMMENT_MARKS):
                 break
             header_end = i + 1
         return cls(name, text, lines, masks, tuple(owners), header_end)

@@ -112,7 +112,7 @@ def game_adapter(spec: OracleSpec) -> Adapter:
             r.template,
             r.pattern,
             chance=r.chance,
-            convert={k: _converter(c) for k, c in r.convert.items()},
+            convert={k: make_converter(c) for k, c in r.convert.items()},
         )
         for r in spec.rules
     )
@@ -141,7 +141,8 @@ def register_python_engine(game_dir: Path, spec: OracleSpec) -> None:
         raise OracleError(f"{path}: the engine file failed: {type(exc).__name__}: {exc}") from exc
 
 
-def _converter(spec: ConvertSpec) -> Converter:
+def make_converter(spec: ConvertSpec) -> Converter:
+    """The function a ``convert`` entry describes (group text -> value)."""
     if spec.index is not None:
         symbols, offset = spec.index, spec.offset
         return lambda raw: symbols.index(raw) + offset

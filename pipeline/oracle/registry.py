@@ -21,7 +21,9 @@ def load_oracle(binding: str, game_dir: Path | None = None) -> Engine[Any]:
     """The reference engine named by ``binding``.
 
     ``binding`` is ``openspiel:NAME`` or ``openspiel:NAME(param=value, ...)`` (the
-    parameters go to ``pyspiel.load_game`` unchanged). When ``game_dir`` holds an
+    parameters go to ``pyspiel.load_game`` unchanged), or ``gdl:PATH.kif``: a GDL
+    description with the game directory's ``gdl.toml`` as its move map
+    (:mod:`rulebook2game.targets.gdl.oracle`). When ``game_dir`` holds an
     ``oracle.toml`` (:mod:`rulebook2game.oracle.game_binding`), the game's own action
     mapping (and engine) is used; otherwise NAME must have a built-in adapter in
     :data:`rulebook2game.oracle.openspiel_games.ADAPTERS`.
@@ -31,8 +33,18 @@ def load_oracle(binding: str, game_dir: Path | None = None) -> Engine[Any]:
         BadWorkspaceError: the game directory's ``oracle.toml`` is malformed.
     """
     scheme, sep, spec = binding.partition(":")
+    if sep and scheme == "gdl":
+        try:
+            from rulebook2game.targets.gdl.oracle import load_gdl_oracle
+        except ModuleNotFoundError as exc:
+            raise OracleError(
+                f"gdl: oracles need the package {exc.name!r}: pip install 'rulebook2game[gdl]'"
+            ) from exc
+        return load_gdl_oracle(spec, game_dir)
     if not sep or scheme != "openspiel" or not spec.strip():
-        raise OracleError(f"unknown oracle binding {binding!r} (expected openspiel:NAME)")
+        raise OracleError(
+            f"unknown oracle binding {binding!r} (expected openspiel:NAME or gdl:PATH.kif)"
+        )
     spec = spec.strip()
     name = spec.split("(", 1)[0].strip()
     own = game_oracle_spec(game_dir) if game_dir is not None else None
