@@ -19,7 +19,7 @@ Then, side by side, stepping one action per Python call, as people and learners 
   weight them, else they are equally likely).
 - **rl in-process batched**: :class:`rulebook2game.game.GameBatch` of
   :data:`BATCH_SIZE` games, one native call per step of all of them, actions chosen in
-  Python; finished games start again.
+  Python (chance outcomes by their odds, as above); finished games start again.
 - **openspiel python**: the same loop over ``pyspiel`` states of the oracle's game
   (chance outcomes drawn by their odds).
 
@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
-from rulebook2game.engine import Engine, random_step
+from rulebook2game.engine import CHANCE, Engine, random_step
 from rulebook2game.errors import CompileError, OracleError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
 from rulebook2game.oracle.game_binding import game_oracle_spec, register_python_engine
@@ -296,6 +296,7 @@ def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> Benc
     lengths = [0] * BATCH_SIZE
     games = steps = 0
     started = time.process_time()
+    weighted = game.has_weighted_chance  # else chance outcomes are equally likely
     while time.process_time() - started < seconds or games == 0:
         actions = []
         for k in range(BATCH_SIZE):
@@ -303,6 +304,12 @@ def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> Benc
                 batch.reset(k)
                 games, lengths[k] = games + 1, 0
                 actions.append(NO_ACTION)
+                continue
+            if weighted and batch.current_player(k) == CHANCE:
+                ids, odds = zip(*batch.chance_outcomes(k), strict=True)
+                actions.append(rng.choices(ids, odds)[0])
+                lengths[k] += 1
+                steps += 1
                 continue
             legal = batch.legal_actions(k)
             actions.append(legal[rng.randrange(len(legal))])

@@ -7,10 +7,11 @@ For learners: give one action id per game, get back who moves next, the legal id
 from __future__ import annotations
 
 import ctypes
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rulebook2game.engine import TERMINAL
+from rulebook2game.engine import CHANCE, TERMINAL
 
 if TYPE_CHECKING:
     from rulebook2game.game._game import Game, State
@@ -76,6 +77,34 @@ class GameBatch:
         base = k * self._stride
         n = int(self._data[base])
         return list(self._data[base + 2 : base + 2 + n]) if n > 0 else []
+
+    def chance_outcomes(self, k: int) -> list[tuple[int, float]]:
+        """At a chance node of game ``k``: (action id, probability), by the pages' odds
+        (:attr:`Game.has_weighted_chance`) or equally likely; else empty."""
+        if self.current_player(k) != CHANCE:
+            return []
+        if not self._game.has_weighted_chance:
+            legal = self.legal_actions(k)
+            return [(i, 1.0 / len(legal)) for i in legal]
+        return self.state(k).chance_outcomes()
+
+    def random_actions(self, rng: random.Random) -> list[int]:
+        """One random action per game, for :meth:`step`: a chance outcome drawn by its
+        probability (:meth:`chance_outcomes`), otherwise a uniformly random legal
+        action; ``NO_ACTION`` for a game that is over."""
+        weighted = self._game.has_weighted_chance
+        actions = []
+        for k in range(self.size):
+            player = self.current_player(k)
+            if player == TERMINAL:
+                actions.append(NO_ACTION)
+            elif weighted and player == CHANCE:
+                ids, odds = zip(*self.chance_outcomes(k), strict=True)
+                actions.append(rng.choices(ids, odds)[0])
+            else:
+                legal = self.legal_actions(k)
+                actions.append(legal[rng.randrange(len(legal))])
+        return actions
 
     def observation_tensor(self, k: int) -> list[float]:
         """Game ``k``'s tensor from the last step (needs ``tensors=True``)."""
