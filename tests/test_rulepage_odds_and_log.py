@@ -145,6 +145,10 @@ def _batched_sixes(game: Game, seed: int) -> tuple[int, int]:
 
 def test_batched_stepping_draws_chance_by_the_pages_odds(tmp_path: Path) -> None:
     game = rulebook2game.load(_copy(tmp_path), trust=True)
+    batch = game.batch(2)
+    batch.step([game.action_id("throw()"), NO_ACTION])
+    assert {game.action_to_string(i): p for i, p in batch.chance_outcomes(0)} == ODDS
+    assert batch.chance_outcomes(1) == []  # a player's turn: no chance outcomes
     sixes, throws = _batched_sixes(game, seed=7)
     assert throws == 2 * BATCH
     assert abs(sixes / throws - 0.375) < 0.03  # about 4 standard deviations

@@ -11,7 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rulebook2game.engine import CHANCE, TERMINAL
+from rulebook2game.engine import CHANCE, TERMINAL, chance_probabilities
+from rulebook2game.targets.rl.worker_main import chance_weight
 
 if TYPE_CHECKING:
     from rulebook2game.game._game import Game, State
@@ -83,10 +84,16 @@ class GameBatch:
         (:attr:`Game.has_weighted_chance`) or equally likely; else empty."""
         if self.current_player(k) != CHANCE:
             return []
-        if not self._game.has_weighted_chance:
-            legal = self.legal_actions(k)
+        legal = self.legal_actions(k)
+        odds = self._game._odds
+        if not odds:
             return [(i, 1.0 / len(legal)) for i in legal]
-        return self.state(k).chance_outcomes()
+        # The weights are read from game k where it lies in the batch (a view of the
+        # vector's element, which the view does not own): no copy of the game.
+        g = self._games._data[k]
+        weights = [chance_weight(odds, g, i) for i in legal]
+        texts = [self._game.action_texts[i] for i in legal]
+        return list(zip(legal, chance_probabilities(texts, weights), strict=True))
 
     def random_actions(self, rng: random.Random) -> list[int]:
         """One random action per game, for :meth:`step`: a chance outcome drawn by its
