@@ -306,13 +306,10 @@ def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> Benc
                 actions.append(NO_ACTION)
                 continue
             if weighted and batch.current_player(k) == CHANCE:
-                ids, odds = zip(*batch.chance_outcomes(k), strict=True)
-                actions.append(rng.choices(ids, odds)[0])
-                lengths[k] += 1
-                steps += 1
-                continue
-            legal = batch.legal_actions(k)
-            actions.append(legal[rng.randrange(len(legal))])
+                actions.append(batch.random_action(k, rng))
+            else:
+                legal = batch.legal_actions(k)
+                actions.append(legal[rng.randrange(len(legal))])
             lengths[k] += 1
             steps += 1
         batch.step(actions)

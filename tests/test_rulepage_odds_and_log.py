@@ -11,10 +11,12 @@ import shutil
 from pathlib import Path
 
 import pyspiel
+import pytest
 
 import rulebook2game
 from rulebook2game.check.run import compile_stage, run_check, scenarios_stage
 from rulebook2game.engine import CHANCE
+from rulebook2game.errors import EngineFault
 from rulebook2game.export.openspiel import register
 from rulebook2game.game import NO_ACTION, Game
 from rulebook2game.play.table import Table
@@ -187,3 +189,14 @@ def test_a_game_without_odds_draws_as_before() -> None:
 
 def _uniform(legal: list[int], rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
+
+
+def test_a_weight_that_is_not_positive_is_a_fault_of_the_pages(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    die = root / "pages" / "die.page"
+    die.write_text(die.read_text().replace("return 1", "return 0"))
+    game = rulebook2game.load(root, trust=True)
+    batch = game.batch(1)
+    batch.step([game.action_id("throw()")])
+    with pytest.raises(EngineFault, match=r"face\(value=1\) has weight 0"):
+        batch.random_actions(random.Random(0))
