@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
-from rulebook2game.engine import CHANCE, Engine, random_step
+from rulebook2game.engine import Engine, random_step
 from rulebook2game.errors import CompileError, OracleError, WorkspaceError
 from rulebook2game.game import NO_ACTION, Game, check_status, load
 from rulebook2game.oracle.game_binding import game_oracle_spec, register_python_engine
@@ -305,7 +305,7 @@ def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> Benc
                 games, lengths[k] = games + 1, 0
                 actions.append(NO_ACTION)
                 continue
-            if weighted and batch.current_player(k) == CHANCE:
+            if weighted and batch.is_chance_node(k):
                 actions.append(batch.random_action(k, rng))
             else:
                 legal = batch.legal_actions(k)

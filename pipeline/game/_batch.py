@@ -71,6 +71,10 @@ class GameBatch:
         """Whether game ``k`` is over."""
         return self.current_player(k) == TERMINAL
 
+    def is_chance_node(self, k: int) -> bool:
+        """Whether chance moves next in game ``k``."""
+        return self.current_player(k) == CHANCE
+
     def illegal(self, k: int) -> bool:
         """Whether the last action given to game ``k`` was refused."""
         return int(self._data[k * self._stride]) < 0
