@@ -19,7 +19,7 @@ Then, side by side, stepping one action per Python call, as people and learners 
   weight them, else they are equally likely).
 - **rl in-process batched**: :class:`rulebook2game.game.GameBatch` of
   :data:`BATCH_SIZE` games, one native call per step of all of them, actions chosen in
-  Python; finished games start again.
+  Python (chance outcomes by their odds, as above); finished games start again.
 - **openspiel python**: the same loop over ``pyspiel`` states of the oracle's game
   (chance outcomes drawn by their odds).
 
@@ -296,6 +296,7 @@ def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> Benc
     lengths = [0] * BATCH_SIZE
     games = steps = 0
     started = time.process_time()
+    weighted = game.has_weighted_chance  # else chance outcomes are equally likely
     while time.process_time() - started < seconds or games == 0:
         actions = []
         for k in range(BATCH_SIZE):
@@ -304,8 +305,11 @@ def bench_batched(game: Game, seconds: float, seed: int, max_steps: int) -> Benc
                 games, lengths[k] = games + 1, 0
                 actions.append(NO_ACTION)
                 continue
-            legal = batch.legal_actions(k)
-            actions.append(legal[rng.randrange(len(legal))])
+            if weighted and batch.is_chance_node(k):
+                actions.append(batch.random_action(k, rng))
+            else:
+                legal = batch.legal_actions(k)
+                actions.append(legal[rng.randrange(len(legal))])
             lengths[k] += 1
             steps += 1
         batch.step(actions)

@@ -6,15 +6,21 @@ writes a line that reaches the move log of a table."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
 import pyspiel
+import pytest
 
 import rulebook2game
 from rulebook2game.check.run import compile_stage, run_check, scenarios_stage
+from rulebook2game.engine import CHANCE
+from rulebook2game.errors import EngineFault
 from rulebook2game.export.openspiel import register
+from rulebook2game.game import NO_ACTION, Game
 from rulebook2game.play.table import Table
+from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import open_workspace
@@ -114,3 +120,83 @@ def test_rl_pages_give_odds_with_a_chance_weight_function(tmp_path: Path) -> Non
     state = rulebook2game.load(root, trust=True).new_initial_state()
     texts = {state.action_to_string(i): p for i, p in state.chance_outcomes()}
     assert all(abs(texts[a] - p) < 1e-12 for a, p in expected.items())
+
+
+BATCH = 2000
+"""Games of the loaded die stepped together: 4000 throws, so a six's frequency has a
+standard deviation of about 0.008 around 3/8 (0.006 around 1/6 for a fair die)."""
+
+
+def _batched_sixes(game: Game, seed: int) -> tuple[int, int]:
+    """(sixes, throws) over ``BATCH`` whole games stepped by ``GameBatch.random_actions``."""
+    batch = game.batch(BATCH)
+    rng = random.Random(seed)
+    six = game.action_id("face(value=6)")
+    sixes = throws = 0
+    while not all(batch.is_terminal(k) for k in range(BATCH)):
+        chance = [batch.current_player(k) == CHANCE for k in range(BATCH)]
+        actions = batch.random_actions(rng)
+        for k, action in enumerate(actions):
+            if chance[k]:
+                throws += 1
+                sixes += action == six
+        batch.step(actions)
+        assert not any(batch.illegal(k) for k in range(BATCH))
+    return sixes, throws
+
+
+def test_batched_stepping_draws_chance_by_the_pages_odds(tmp_path: Path) -> None:
+    game = rulebook2game.load(_copy(tmp_path), trust=True)
+    batch = game.batch(2)
+    batch.step([game.action_id("throw()"), NO_ACTION])
+    assert {game.action_to_string(i): p for i, p in batch.chance_outcomes(0)} == ODDS
+    assert batch.chance_outcomes(1) == []  # a player's turn: no chance outcomes
+    sixes, throws = _batched_sixes(game, seed=7)
+    assert throws == 2 * BATCH
+    assert abs(sixes / throws - 0.375) < 0.03  # about 4 standard deviations
+    assert abs(sixes / throws - 1 / 6) > 0.15  # a uniform draw would be here
+    state = game.new_initial_state()
+    state.apply("throw()")
+    rng = random.Random(7)
+    drawn = [state.random_action(rng) for _ in range(4000)]
+    assert abs(drawn.count(game.action_id("face(value=6)")) / 4000 - 0.375) < 0.03
+
+
+def test_a_fair_die_is_still_drawn_uniformly(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    die = root / "pages" / "die.page"
+    die.write_text(die.read_text().replace("return 3", "return 1"))
+    game = rulebook2game.load(root, trust=True)
+    sixes, throws = _batched_sixes(game, seed=7)
+    assert abs(sixes / throws - 1 / 6) < 0.025
+
+
+def test_a_game_without_odds_draws_as_before() -> None:
+    # Pig's chance is uniform: the batch's draws are the plain uniform ones, draw for draw.
+    game = rulebook2game.load(CORPORA_DIR / "pig", trust=True)
+    assert not game.has_weighted_chance
+    batch = game.batch(16)
+    ours, theirs = random.Random(3), random.Random(3)
+    for _ in range(40):
+        expected = [
+            NO_ACTION if batch.is_terminal(k) else _uniform(batch.legal_actions(k), theirs)
+            for k in range(16)
+        ]
+        actions = batch.random_actions(ours)
+        assert actions == expected
+        batch.step(actions)
+
+
+def _uniform(legal: list[int], rng: random.Random) -> int:
+    return legal[rng.randrange(len(legal))]
+
+
+def test_a_weight_that_is_not_positive_is_a_fault_of_the_pages(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    die = root / "pages" / "die.page"
+    die.write_text(die.read_text().replace("return 1", "return 0"))
+    game = rulebook2game.load(root, trust=True)
+    batch = game.batch(1)
+    batch.step([game.action_id("throw()")])
+    with pytest.raises(EngineFault, match=r"face\(value=1\) has weight 0"):
+        batch.random_actions(random.Random(0))

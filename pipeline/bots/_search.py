@@ -203,8 +203,8 @@ class SearchBot:
         rng = self._rng
         steps = 0
         while not state.is_terminal() and steps < self.max_rollout:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+            # chance by its odds, players uniformly (as the rest of the search)
+            state.apply_action(state.random_action(rng))
             steps += 1
         returns = state.returns()
         self._low = min(self._low, *returns)

@@ -7,10 +7,11 @@ For learners: give one action id per game, get back who moves next, the legal id
 from __future__ import annotations
 
 import ctypes
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rulebook2game.engine import TERMINAL
+from rulebook2game.engine import CHANCE, TERMINAL, chance_probabilities
 
 if TYPE_CHECKING:
     from rulebook2game.game._game import Game, State
@@ -49,6 +50,9 @@ class GameBatch:
             ctypes.byref(x)
             for x in (self._games, self._chosen, self._out, self._tensors, self._width_arg)
         )
+        self._weight_calls = native.weight_calls(game._odds)
+        self._weight = ctypes.c_longlong()
+        self._weight_ref = ctypes.byref(self._weight)
         self.step([NO_ACTION] * size)
 
     def step(self, actions: Sequence[int]) -> None:
@@ -67,6 +71,10 @@ class GameBatch:
         """Whether game ``k`` is over."""
         return self.current_player(k) == TERMINAL
 
+    def is_chance_node(self, k: int) -> bool:
+        """Whether chance moves next in game ``k``."""
+        return self.current_player(k) == CHANCE
+
     def illegal(self, k: int) -> bool:
         """Whether the last action given to game ``k`` was refused."""
         return int(self._data[k * self._stride]) < 0
@@ -76,6 +84,50 @@ class GameBatch:
         base = k * self._stride
         n = int(self._data[base])
         return list(self._data[base + 2 : base + 2 + n]) if n > 0 else []
+
+    def chance_outcomes(self, k: int) -> list[tuple[int, float]]:
+        """At a chance node of game ``k``: (action id, probability), by the pages' odds
+        (:attr:`Game.has_weighted_chance`) or equally likely; else empty."""
+        if self.current_player(k) != CHANCE:
+            return []
+        legal = self.legal_actions(k)
+        if not self._weight_calls:
+            return [(i, 1.0 / len(legal)) for i in legal]
+        texts = [self._game.action_texts[i] for i in legal]
+        return list(zip(legal, chance_probabilities(texts, self._weights(k, legal)), strict=True))
+
+    def _weights(self, k: int, legal: list[int]) -> list[int]:
+        """The pages' weight of each outcome in ``legal`` at game ``k``, read where the
+        game lies in the batch (a view of the vector's element): no copy of the game."""
+        g = ctypes.byref(self._games._data[k])
+        calls, result, out = self._weight_calls, self._weight_ref, []
+        for i in legal:
+            call = calls.get(i)
+            if call is None:
+                out.append(1)
+            else:
+                call[0](result, g, *call[1])
+                out.append(self._weight.value)
+        return out
+
+    def random_action(self, k: int, rng: random.Random) -> int:
+        """A random action for game ``k``: at a chance node an outcome drawn by its
+        probability (:meth:`chance_outcomes`), otherwise a uniformly random legal
+        action; ``NO_ACTION`` when the game is over."""
+        player = self.current_player(k)
+        if player == TERMINAL:
+            return NO_ACTION
+        legal = self.legal_actions(k)
+        if player == CHANCE and self._weight_calls:
+            weights = self._weights(k, legal)
+            if min(weights) <= 0:  # the pages' fault: chance_probabilities says which
+                chance_probabilities([self._game.action_texts[i] for i in legal], weights)
+            return int(rng.choices(legal, weights)[0])
+        return int(legal[rng.randrange(len(legal))])
+
+    def random_actions(self, rng: random.Random) -> list[int]:
+        """:meth:`random_action` for every game, in order: the actions for :meth:`step`."""
+        return [self.random_action(k, rng) for k in range(self.size)]
 
     def observation_tensor(self, k: int) -> list[float]:
         """Game ``k``'s tensor from the last step (needs ``tensors=True``)."""

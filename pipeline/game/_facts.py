@@ -47,6 +47,7 @@ def game_facts(game: Game, seed: int = 0) -> GameFacts:
         steps = 0
         while not state.is_terminal() and steps < bound:
             chance = chance or state.is_chance_node()
+            # uniform on purpose (chance too), as fuzzing: explores every outcome
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
         returns = state.returns()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -233,6 +234,20 @@ class State:
     def action_to_string(self, action: int) -> str:
         """The canonical text of action id ``action``."""
         return self._game.action_texts[action]
+
+    def random_action(self, rng: random.Random) -> int:
+        """A random legal action id: at a chance node an outcome drawn by its
+        probability (:meth:`chance_outcomes`), otherwise uniformly among the legal ones.
+
+        Raises:
+            IllegalActionError: the game is over (nothing is legal).
+        """
+        if self._player == TERMINAL or not self._legal:
+            raise IllegalActionError("a random action", [])
+        if self._player == CHANCE and self._game._odds:
+            ids, odds = zip(*self.chance_outcomes(), strict=True)
+            return int(rng.choices(ids, odds)[0])
+        return self._legal[rng.randrange(len(self._legal))]
 
     # -- moving ---------------------------------------------------------------------
 
