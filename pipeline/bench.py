@@ -174,11 +174,17 @@ class BenchReport(BaseModel):
         return x / y if x is not None and y else None
 
     def label(self, engine: str) -> str:
-        """How row ``engine`` is shown: the rows of our own build carry the target's
-        name (``rulepage native (-O2)``); the engine keys stay the same for every target."""
-        if engine.startswith("rl ") and self.target != "rl":
-            return f"{self.target} {engine[3:]}"
-        return engine
+        """How row ``engine`` is shown (see :func:`row_label`)."""
+        return row_label(engine, self.target)
+
+
+def row_label(engine: str, target: str) -> str:
+    """How row ``engine`` of a ``target`` game is shown: the rows of our own build carry
+    the target's name (``rulepage native (-O2)``); the engine keys stay the same for
+    every target."""
+    if engine.startswith("rl ") and target != "rl":
+        return f"{target} {engine[3:]}"
+    return engine
 
 
 NATIVE = "rl native (-O2)"

@@ -30,3 +30,16 @@ def test_rows_of_a_rulepage_build_are_labelled_by_its_target(tmp_path: Path) -> 
     assert "rulepage native (-O2)" in labels and "rulepage in-process python" in labels
     assert not any(label.startswith("rl ") for label in labels)
     assert "| pig (rulepage) |" in json_path.with_suffix(".md").read_text()
+
+
+def test_progress_lines_of_one_game_carry_its_target(tmp_path: Path) -> None:
+    game = tmp_path / "tic_tac_toe"
+    shutil.copytree(
+        CORPORA_DIR / "rulepage" / "tic_tac_toe",
+        game,
+        ignore=shutil.ignore_patterns("build", "reports"),
+    )
+    result = CliRunner().invoke(app, ["bench", str(game), "--seconds", "0.05"])
+    assert result.exit_code == 0, result.output
+    assert "rulepage native (-O2):" in result.output
+    assert "rl native" not in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +22,7 @@ from rulebook2game.bench import (
     BenchReport,
     BenchRow,
     bench_workspace,
+    row_label,
     time_check,
 )
 from rulebook2game.cli._common import console, err_console, fail_cleanly
@@ -32,8 +34,14 @@ from rulebook2game.workspace import open_workspace
 STEP_ROWS = (IN_PROCESS, BATCHED, PYSPIEL_PYTHON)
 
 
-def _progress(row: BenchRow) -> None:
-    err_console.print(f"[dim]{row.engine}: {row.per_second:,.0f} playouts/s[/]")
+def _progress(target: str) -> Callable[[BenchRow], None]:
+    """Print each row as it lands, labelled as the table will label it."""
+
+    def show(row: BenchRow) -> None:
+        label = row_label(row.engine, target)
+        err_console.print(f"[dim]{label}: {row.per_second:,.0f} playouts/s[/]")
+
+    return show
 
 
 def _game_cell(report: BenchReport) -> str:
@@ -214,7 +222,9 @@ def bench(
             _bench_all(game_dir, seconds, seed, trust, out, check)
             return
         ws = open_workspace(game_dir)
-        report = bench_workspace(ws, seconds=seconds, seed=seed, on_row=_progress, trust=trust)
+        report = bench_workspace(
+            ws, seconds=seconds, seed=seed, on_row=_progress(ws.config().target), trust=trust
+        )
         console.print(render_table(report))
         steps_table = render_steps_table(report)
         if steps_table is not None:
