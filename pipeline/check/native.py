@@ -5,8 +5,9 @@ games inside its worker, one round trip per batch.
 
 The native loop (``r2g_playouts`` in ``targets/rl/runtime/r2g_runtime.rl``) seeds a
 splitmix64 generator once per batch and, at every step, picks an action as
-:meth:`NativeRng.pick` does (draws without replacement among the actions that can
-follow the point where the game is suspended, until one is legal). When a batch dies (an abort or a
+:meth:`NativeRng.pick` does (random draws among the actions that can follow the
+point where the game is suspended, until one is legal; one draw among the listed
+moves when the game lists them). When a batch dies (an abort or a
 hang of generated code) its records are lost; replaying the same choices step by
 step through the engine protocol finds the exact action sequence that triggers
 the fault.
@@ -64,11 +65,12 @@ def native_chooser(engine: NativePlayouts, seed: int) -> Callable[[list[str]], s
     """
     texts = engine.action_texts
     points: tuple[int, ...] = getattr(engine, "action_points", ())
+    listed = bool(getattr(engine, "lists_moves", False))
     order = {text: i for i, text in enumerate(texts)}
     rng = NativeRng(seed)
 
     def choose(legal: list[str]) -> str:
-        index = rng.pick(len(texts), [order[text] for text in legal], points)
+        index = rng.pick(len(texts), [order[text] for text in legal], points, listed=listed)
         if index is None:
             raise ValueError("no legal action to choose from")
         return texts[index]
