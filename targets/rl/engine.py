@@ -289,7 +289,9 @@ class RlEngine:
         (:attr:`lists_moves`) and the list is wrong.
         """
         handle = self._handle(state)
-        return tuple(self._call(lambda w: w.table_legal(handle), "the table's legal actions", state))
+        return tuple(
+            self._call(lambda w: w.table_legal(handle), "the table's legal actions", state)
+        )
 
     def history(self, state: RlState) -> list[str]:
         """The actions that led to ``state`` (from the initial or deserialized state)."""
