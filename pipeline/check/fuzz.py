@@ -41,6 +41,7 @@ from rulebook2game.check.invariants import (
 )
 from rulebook2game.check.native import (
     DEFAULT_MAX_STEPS,
+    MoveLists,
     NativePlayouts,
     derived_seed,
     native_chooser,
@@ -293,7 +294,7 @@ class Fuzzer:
             self._declared_actions(game)
 
     def _stuck(self, game: Game) -> None:
-        if getattr(self.engine, "lists_moves", False):
+        if isinstance(self.engine, MoveLists) and self.engine.lists_moves:
             # a list that leaves out every legal move looks like a stuck game
             last = self.engine.initial()
             for action in game.actions:
@@ -482,13 +483,14 @@ class Fuzzer:
 
     def _listing_problem(self, state: Any) -> str | None:
         """How the pages' list of legal moves (``r2g_moves``) differs from the table's."""
-        if not getattr(self.engine, "lists_moves", False):
+        engine = self.engine
+        if not isinstance(engine, MoveLists) or not engine.lists_moves:
             return None
-        listed = tuple(self.engine.legal_indices(state))
-        tested = tuple(self.engine.table_legal_indices(state))
+        listed = tuple(engine.legal_indices(state))
+        tested = tuple(engine.table_legal_indices(state))
         if listed == tested:
             return None
-        texts = self.engine.action_texts
+        texts = engine.action_texts
         missing = [texts[i] for i in tested if i not in listed]
         extra = [texts[i] for i in listed if i not in tested]
         parts = []

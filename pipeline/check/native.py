@@ -23,6 +23,7 @@ from rulebook2game.targets.base import PlayoutRng as NativeRng
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
+    "MoveLists",
     "NativePlayouts",
     "NativeRng",
     "derived_seed",
@@ -49,6 +50,24 @@ class NativePlayouts(Protocol):
         timeout: float | None = None,
     ) -> Sequence[Any]:
         """``count`` games from ``seed``; each has length, status, returns and actions."""
+        ...
+
+
+@runtime_checkable
+class MoveLists(Protocol):
+    """An engine whose game may list its own legal moves (the rl engine: ``r2g_moves``)."""
+
+    lists_moves: bool
+    """Whether the game lists its moves (the native loop then draws among the list)."""
+    action_texts: tuple[str, ...]
+    """Every action's canonical text, by table index."""
+
+    def legal_indices(self, state: Any) -> tuple[int, ...]:
+        """The legal actions by table index (from the list when the game lists them)."""
+        ...
+
+    def table_legal_indices(self, state: Any) -> tuple[int, ...]:
+        """The legal actions found by testing every table entry."""
         ...
 
 
