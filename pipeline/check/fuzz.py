@@ -499,7 +499,7 @@ class Fuzzer:
         if extra:
             parts.append(f"lists {', '.join(extra[:5])}, which the table does not allow")
         if not parts:
-            parts.append("lists the legal moves out of table order or more than once")
+            parts.append("lists a legal move more than once")
         return f"invariant moves_listed broken: r2g_moves {'; '.join(parts)}"
 
     def _listed_moves(self, state: Any, prefix: Sequence[str]) -> bool:

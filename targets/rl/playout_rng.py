@@ -15,7 +15,8 @@
 
 A game that lists its own legal moves (``r2g_moves``, the worker says so in its
 greeting: ``lists_moves``) skips 1-3: the loop takes ``listed[below(len(listed))]``
-with the listed indices ascending, one draw per step.
+with the listed indices sorted ascending (the runtime selects that element without
+sorting), one draw per step.
 
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through

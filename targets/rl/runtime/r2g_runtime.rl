@@ -65,9 +65,10 @@ fun r2g_instantiate():
 # A game may list its own legal actions (the rbg target's search does, and an rl page
 # may: see reference.md, "Listing the legal moves"): then
 # `fun r2g_moves(Game g, Vector<Int> out) -> Int` writes their indices into `all`,
-# ascending, to out[0..n) (`out` has room for every action) and returns n, and the
-# functions below use that list instead of testing every action of the table. The
-# playout loop then draws one of the listed moves directly (see `r2g_pick`).
+# each once, in any order, to out[0..n) (`out` has room for every action) and returns
+# n, and the functions below use that list instead of testing every action of the
+# table. The playout loop then draws one of the listed moves directly (see
+# `r2g_pick`): the k-th smallest index for one draw k, so the list need not be sorted.
 trait<T> R2GMoveLister:
     fun r2g_moves(T g, Vector<Int> out) -> Int
 
@@ -85,12 +86,44 @@ fun<T> r2g_can(Game g, T action) -> Bool:
         return can apply(action, g)
     return false
 
-# Indices of the legal actions of `g`.
+# v[0..n) sorted ascending (insertion sort: lists of legal moves are short).
+fun r2g_sort(Vector<Int> v, Int n):
+    let i = 1
+    while i < n:
+        let value = v.get(i)
+        let j = i
+        while j > 0 and v.get(j - 1) > value:
+            v.set(j, v.get(j - 1))
+            j = j - 1
+        v.set(j, value)
+        i = i + 1
+
+# The k-th smallest (from 0) of v[0..n), 0 <= k < n, for distinct values: the one
+# with exactly k smaller ones (v[k] if none has). Counting is branch-free in the inner
+# loop, which beats sorting or partitioning the short lists of legal moves.
+fun r2g_select(Vector<Int> v, Int n, Int k) -> Int:
+    let i = 0
+    while i != n:
+        let x = v.get(i)
+        let smaller = 0
+        let j = 0
+        while j != n:
+            if v.get(j) < x:
+                smaller = smaller + 1
+            j = j + 1
+        if smaller == k:
+            return x
+        i = i + 1
+    return v.get(k)
+
+# Indices of the legal actions of `g`, ascending.
 fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveLister:
         out.resize(all.size())
-        out.resize(g.r2g_moves(out))
+        let listed = g.r2g_moves(out)
+        out.resize(listed)
+        r2g_sort(out, listed)
         return out
     let i = 0
     while i != all.size():
@@ -243,7 +276,7 @@ fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int>
     return n
 
 # A uniformly random legal action of `g` (-1 if there is none). A game that lists its
-# moves: one draw among the listed ones. Otherwise, testing only the
+# moves: one draw k among the n listed, taking the k-th smallest listed index. Otherwise, testing only the
 # candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
 # draws among them (rejection sampling: the first legal one drawn is equally likely to
 # be any legal one); when every draw misses, the group is scanned in table order and
@@ -256,7 +289,7 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     if listed == 0:
         return -1
     if listed > 0:
-        return c.legal.get(rng.below(listed))
+        return r2g_select(c.legal, listed, rng.below(listed))
     let start = c.all_begin
     let m = c.all_size
     let contiguous = c.all_contiguous
@@ -331,6 +364,7 @@ fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
         let listed : Vector<Int>
         listed.resize(all.size())
         let count = g.r2g_moves(listed)
+        r2g_sort(listed, count)
         let k = 0
         while k != count:
             out.set(k + 1, listed.get(k))
