@@ -73,9 +73,10 @@ trait<T> R2GMoveLister:
     fun r2g_moves(T g, Vector<Int> out) -> Int
 
 # Whether the game lists its own legal actions (the worker tells the engine, so that
-# the native loop's choices can be replayed: playout_rng.py).
+# the native loop's choices can be replayed: playout_rng.py). Starts no game: a game
+# that fails at its start must fail at the engine's first request, not at loading.
 fun r2g_lists_moves() -> Bool:
-    let g = play()
+    let g : Game
     let listed = false
     if g is R2GMoveLister:
         listed = true
@@ -99,10 +100,19 @@ fun r2g_sort(Vector<Int> v, Int n):
         i = i + 1
 
 # The k-th smallest (from 0) of v[0..n), 0 <= k < n, for distinct values: the one
-# with exactly k smaller ones (v[k] if none has). Counting is branch-free in the inner
-# loop, which beats sorting or partitioning the short lists of legal moves.
+# with exactly k smaller ones (v[k] if none has). A list already ascending costs one
+# pass; otherwise counting, branch-free in the inner loop, beats sorting or
+# partitioning the short lists of legal moves.
 fun r2g_select(Vector<Int> v, Int n, Int k) -> Int:
-    let i = 0
+    let ascending = true
+    let i = 1
+    while i < n:
+        if v.get(i - 1) > v.get(i):
+            ascending = false
+        i = i + 1
+    if ascending:
+        return v.get(k)
+    i = 0
     while i != n:
         let x = v.get(i)
         let smaller = 0
