@@ -10,7 +10,9 @@ game, on every corpus game of both targets:
   action taken from the *whole* action table, and the loop's choices reproduced in
   Python (``PlayoutRng``): the replay takes the same actions. A resume-point map that
   left out a legal action would change the draws (or make the replay refuse legal
-  actions at two points).
+  actions at two points). A game that lists its moves (the rbg target's, and
+  ``breakthrough_squares``) draws once among the listed moves; its list is compared
+  with the legal set found by testing the whole table at every step.
 """
 
 from __future__ import annotations
@@ -27,11 +29,14 @@ from rulebook2game.targets.base import compile_and_start
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.workspace import Workspace
 
-GAMES = [
-    p.parent.relative_to(CORPORA_DIR).as_posix()
-    for pattern in ("*/game.toml", "rulepage/*/game.toml")
+SOURCES = {
+    p.parent.relative_to(CORPORA_DIR).as_posix(): p.parent
+    for pattern in ("*/game.toml", "rulepage/*/game.toml", "rbg/*/game.toml")
     for p in sorted(CORPORA_DIR.glob(pattern))
-]
+}
+# A game whose pages list its moves (r2g_moves) over a 4096-entry table.
+SOURCES["breakthrough_squares"] = Path(__file__).parent / "data" / "games" / "breakthrough_squares"
+GAMES = list(SOURCES)
 SEED = 20261125
 COUNT = 6
 
@@ -40,7 +45,7 @@ def _copy(game: str, root: Path) -> Path:
     target = root / game
     if target.is_dir():
         return target
-    shutil.copytree(CORPORA_DIR / game, target, ignore=shutil.ignore_patterns("reports", "runs"))
+    shutil.copytree(SOURCES[game], target, ignore=shutil.ignore_patterns("reports", "runs"))
     return target
 
 
@@ -56,7 +61,9 @@ def _engine(root: Path, optimized: bool) -> RlEngine:
 
 
 def test_corpus_games_are_found() -> None:
-    assert {"hearts", "pig", "rulepage/hearts", "rulepage/tic_tac_toe"} <= set(GAMES)
+    assert {"hearts", "pig", "rulepage/hearts", "rulepage/tic_tac_toe", "rbg/breakthrough"} <= set(
+        GAMES
+    )
 
 
 def test_rl_hearts_tests_only_the_actions_of_its_phase(corpus: Path) -> None:
@@ -82,6 +89,10 @@ def test_optimized_loop_agrees_with_the_checked_build(corpus: Path, game: str) -
             assert game_played.actions is not None
             state, actions = checked.initial(), []
             while not checked.is_terminal(state) and len(actions) < game_played.length:
+                if checked.lists_moves:
+                    # the list the loop draws from is exactly what the table allows
+                    listed = checked.legal_indices(state)
+                    assert listed == checked.table_legal_indices(state)
                 legal = checked.legal_actions(state) or [
                     a for a, _ in checked.chance_outcomes(state)
                 ]

@@ -41,6 +41,7 @@ from rulebook2game.check.invariants import (
 )
 from rulebook2game.check.native import (
     DEFAULT_MAX_STEPS,
+    MoveLists,
     NativePlayouts,
     derived_seed,
     native_chooser,
@@ -293,6 +294,13 @@ class Fuzzer:
             self._declared_actions(game)
 
     def _stuck(self, game: Game) -> None:
+        if isinstance(self.engine, MoveLists) and self.engine.lists_moves:
+            # a list that leaves out every legal move looks like a stuck game
+            last = self.engine.initial()
+            for action in game.actions:
+                last = self.engine.apply(last, action)
+            if not self._listed_moves(last, game.actions):
+                return
         if self._known(fk.NO_LEGAL_ACTION, "stuck"):
             return
 
@@ -426,6 +434,8 @@ class Fuzzer:
                 return
             if i in picks and not self._round_trip(state, obs, prefix):
                 return
+            if i in picks and not self._listed_moves(state, prefix):
+                return
             if i == game.length:
                 break
             action = game.actions[i]
@@ -469,6 +479,48 @@ class Fuzzer:
 
         actions = self._shrunk(prefix, shows)
         self._add(self._finding(fk.SERIALIZATION, problem, actions), "round_trip")
+        return False
+
+    def _listing_problem(self, state: Any) -> str | None:
+        """How the pages' list of legal moves (``r2g_moves``) differs from the table's."""
+        engine = self.engine
+        if not isinstance(engine, MoveLists) or not engine.lists_moves:
+            return None
+        listed = tuple(engine.legal_indices(state))
+        tested = tuple(engine.table_legal_indices(state))
+        if listed == tested:
+            return None
+        texts = engine.action_texts
+        missing = [texts[i] for i in tested if i not in listed]
+        extra = [texts[i] for i in listed if i not in tested]
+        parts = []
+        if missing:
+            parts.append(f"leaves out legal {', '.join(missing[:5])}")
+        if extra:
+            parts.append(f"lists {', '.join(extra[:5])}, which the table does not allow")
+        if not parts:
+            parts.append("lists a legal move more than once")
+        return f"invariant moves_listed broken: r2g_moves {'; '.join(parts)}"
+
+    def _listed_moves(self, state: Any, prefix: Sequence[str]) -> bool:
+        """The pages' move list equals the legal set from testing the table; report and
+        return False if not."""
+        problem = self._listing_problem(state)
+        if problem is None:
+            return True
+        if self._known(fk.INVARIANT, "moves_listed"):
+            return False
+
+        def shows(states: list[Any], _: Sequence[str]) -> bool:
+            return self._listing_problem(states[-1]) is not None
+
+        actions = self._shrunk(prefix, shows)
+        last = self.engine.initial()
+        for action in actions:
+            last = self.engine.apply(last, action)
+        problem = self._listing_problem(last) or problem
+        finding = self._finding(fk.INVARIANT, problem, actions, functions=("r2g_moves",))
+        self._add(finding, "moves_listed")
         return False
 
     def _serialization_problem(self, state: Any, obs: Observation) -> str | None:

@@ -5,8 +5,9 @@ games inside its worker, one round trip per batch.
 
 The native loop (``r2g_playouts`` in ``targets/rl/runtime/r2g_runtime.rl``) seeds a
 splitmix64 generator once per batch and, at every step, picks an action as
-:meth:`NativeRng.pick` does (draws without replacement among the actions that can
-follow the point where the game is suspended, until one is legal). When a batch dies (an abort or a
+:meth:`NativeRng.pick` does (random draws among the actions that can follow the
+point where the game is suspended, until one is legal; one draw among the listed
+moves when the game lists them). When a batch dies (an abort or a
 hang of generated code) its records are lost; replaying the same choices step by
 step through the engine protocol finds the exact action sequence that triggers
 the fault.
@@ -22,6 +23,7 @@ from rulebook2game.targets.base import PlayoutRng as NativeRng
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
+    "MoveLists",
     "NativePlayouts",
     "NativeRng",
     "derived_seed",
@@ -51,6 +53,24 @@ class NativePlayouts(Protocol):
         ...
 
 
+@runtime_checkable
+class MoveLists(Protocol):
+    """An engine whose game may list its own legal moves (the rl engine: ``r2g_moves``)."""
+
+    lists_moves: bool
+    """Whether the game lists its moves (the native loop then draws among the list)."""
+    action_texts: tuple[str, ...]
+    """Every action's canonical text, by table index."""
+
+    def legal_indices(self, state: Any) -> tuple[int, ...]:
+        """The legal actions by table index (from the list when the game lists them)."""
+        ...
+
+    def table_legal_indices(self, state: Any) -> tuple[int, ...]:
+        """The legal actions found by testing every table entry."""
+        ...
+
+
 def derived_seed(seed: int, purpose: str, index: int) -> int:
     """A native seed for batch ``index`` of ``purpose`` in a run seeded ``seed``."""
     return random.Random(f"{seed}:{purpose}:{index}").getrandbits(62)
@@ -64,11 +84,12 @@ def native_chooser(engine: NativePlayouts, seed: int) -> Callable[[list[str]], s
     """
     texts = engine.action_texts
     points: tuple[int, ...] = getattr(engine, "action_points", ())
+    listed = bool(getattr(engine, "lists_moves", False))
     order = {text: i for i, text in enumerate(texts)}
     rng = NativeRng(seed)
 
     def choose(legal: list[str]) -> str:
-        index = rng.pick(len(texts), [order[text] for text in legal], points)
+        index = rng.pick(len(texts), [order[text] for text in legal], points, listed=listed)
         if index is None:
             raise ValueError("no legal action to choose from")
         return texts[index]

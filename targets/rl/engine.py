@@ -125,6 +125,9 @@ class RlEngine:
         self.action_points: tuple[int, ...] = self._worker.points
         """The resumption point of every action, by index, as the native loop groups them
         (empty: it tests the whole table); see :mod:`rulebook2game.targets.rl.resume_points`."""
+        self.lists_moves: bool = self._worker.lists_moves
+        """Whether the pages list their legal moves (``r2g_moves``, reference.md): the
+        native loop then draws one listed move per step (see ``PlayoutRng.pick``)."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players
         self._tensor_size: int | None = None
@@ -278,6 +281,17 @@ class RlEngine:
     def legal_indices(self, state: RlState) -> tuple[int, ...]:
         """The legal actions as indices into :attr:`action_texts`, in table order."""
         return state._info.legal
+
+    def table_legal_indices(self, state: RlState) -> tuple[int, ...]:
+        """The legal actions found by testing every entry of the table, in table order.
+
+        The same as :meth:`legal_indices` unless the pages list their moves
+        (:attr:`lists_moves`) and the list is wrong.
+        """
+        handle = self._handle(state)
+        return tuple(
+            self._call(lambda w: w.table_legal(handle), "the table's legal actions", state)
+        )
 
     def history(self, state: RlState) -> list[str]:
         """The actions that led to ``state`` (from the initial or deserialized state)."""

@@ -13,6 +13,11 @@
    indices in table order;
 4. with nothing legal the game is stuck and the generator is left as it was.
 
+A game that lists its own legal moves (``r2g_moves``, the worker says so in its
+greeting: ``lists_moves``) skips 1-3: the loop takes ``listed[below(len(listed))]``
+with the listed indices sorted ascending (the runtime selects that element without
+sorting), one draw per step.
+
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through
 ``action_texts``), a :class:`PlayoutRng` makes the same choices: the point of a state
@@ -52,11 +57,19 @@ class PlayoutRng:
         """A number in ``[0, n)`` (``0 < n < 2**31``)."""
         return ((self.next() & 0xFFFFFFFF) * n) >> 32
 
-    def pick(self, size: int, legal: Sequence[int], points: Sequence[int] = ()) -> int | None:
+    def pick(
+        self,
+        size: int,
+        legal: Sequence[int],
+        points: Sequence[int] = (),
+        *,
+        listed: bool = False,
+    ) -> int | None:
         """The action index the loop takes, given the table size and the legal indices.
 
         ``legal`` holds table indices; ``points`` is the resumption point of every
-        table entry (empty: every entry is a candidate). ``None`` when nothing is legal.
+        table entry (empty: every entry is a candidate); ``listed``: the game lists its
+        moves, so the loop draws once among them. ``None`` when nothing is legal.
 
         Raises:
             ValueError: the legal actions do not share one point, so the native loop,
@@ -65,6 +78,9 @@ class PlayoutRng:
         if size == 0 or not legal:
             return None
         allowed = set(legal)
+        if listed:
+            ordered = sorted(allowed)
+            return ordered[self.below(len(ordered))]
         candidates = self._candidates(size, legal, points)
         for _ in range(len(candidates) // 4 + 8):
             candidate = candidates[self.below(len(candidates))]

@@ -173,6 +173,9 @@ class RlWorker:
         """Every action in rlc's text form (``mark {row: 0, col: 1}``), by index."""
         self.points: tuple[int, ...] = tuple(int(p) for p in hello.get("points", ()))
         """The resumption point of every action (empty: the native loop tests them all)."""
+        self.lists_moves: bool = bool(hello.get("lists_moves", False))
+        """Whether the game lists its legal moves (``r2g_moves``): the native loop then
+        draws among the listed moves directly."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -295,6 +298,11 @@ class RlWorker:
     def observation_tensor_size(self) -> int:
         """Length of every observation tensor of the game."""
         return int(self.request("tensor_size")["size"])
+
+    def table_legal(self, handle: int) -> list[int]:
+        """The legal action indices found by testing every table entry (a game that
+        lists its moves answers ``info`` from its list; the check compares the two)."""
+        return [int(i) for i in self.request("table_legal", h=handle)["legal"]]
 
     def call_bool(self, handle: int, fun: str) -> bool:
         """The value of the pages' ``fun FUN(Game g) -> Bool`` on a state."""

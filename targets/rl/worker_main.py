@@ -143,6 +143,8 @@ class LoadedGame:
         self.next_handle = 1
         self.libc = ctypes.CDLL(None)
         self._legal = self._fn("r2g_legal")
+        self._table_legal = self._fn("r2g_table_legal")
+        self.lists_moves = bool(self._fn("r2g_lists_moves")())
         self._apply = self._fn("r2g_apply")
         self._copy = self._fn("r2g_copy")
         self._buffer = self._fn("r2g_byte_buffer")
@@ -202,6 +204,11 @@ class LoadedGame:
     def op_info(self, req: dict[str, Any]) -> dict[str, Any]:
         self._state(req.get("h"))
         return self.info(req["h"])
+
+    def op_table_legal(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The legal actions found by testing every table entry (not the game's list)."""
+        game = self._state(req.get("h"))
+        return {"legal": _int_list(self._table_legal(game, self.all))}
 
     def op_apply(self, req: dict[str, Any]) -> dict[str, Any]:
         game = self._copy(self._state(req.get("h")))
@@ -444,7 +451,16 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # the greeting reports any load failure
         _send(out, {"ok": False, "fault": "load", "message": f"{type(exc).__name__}: {exc}"})
         return 3
-    _send(out, {"ok": True, "players": game.players, "actions": game.texts, "points": game.points})
+    _send(
+        out,
+        {
+            "ok": True,
+            "players": game.players,
+            "actions": game.texts,
+            "points": game.points,
+            "lists_moves": game.lists_moves,
+        },
+    )
     return _serve(game, out)
 
 

@@ -38,6 +38,8 @@ fun r2g_instantiate():
     let all = enumerate(any)
     let g = play()
     r2g_legal(g, all)
+    r2g_table_legal(g, all)
+    r2g_lists_moves()
     r2g_apply(g, all, 0)
     let out : Vector<Int>
     let returns : Vector<Float>
@@ -60,25 +62,90 @@ fun r2g_instantiate():
     r2g_reset_game(games, 0)
     r2g_game_at(games, 0)
 
-# A game may list its own legal actions (the rbg target's search does): then
+# A game may list its own legal actions (the rbg target's search does, and an rl page
+# may: see reference.md, "Listing the legal moves"): then
 # `fun r2g_moves(Game g, Vector<Int> out) -> Int` writes their indices into `all`,
-# ascending, to out[0..n) (`out` has room for every action) and returns n, and the
-# functions below use that list instead of testing every action of the table.
+# each once, in any order, to out[0..n) (`out` has room for every action) and returns
+# n, and the functions below use that list instead of testing every action of the
+# table. The playout loop then draws one of the listed moves directly (see
+# `r2g_pick`): the k-th smallest index for one draw k, so the list need not be sorted.
 trait<T> R2GMoveLister:
     fun r2g_moves(T g, Vector<Int> out) -> Int
+
+# Whether the game lists its own legal actions (the worker tells the engine, so that
+# the native loop's choices can be replayed: playout_rng.py). Starts no game: a game
+# that fails at its start must fail at the engine's first request, not at loading.
+fun r2g_lists_moves() -> Bool:
+    let g : Game
+    let listed = false
+    if g is R2GMoveLister:
+        listed = true
+    return listed
 
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
         return can apply(action, g)
     return false
 
-# Indices of the legal actions of `g`.
+# v[0..n) sorted ascending (insertion sort: lists of legal moves are short).
+fun r2g_sort(Vector<Int> v, Int n):
+    let i = 1
+    while i < n:
+        let value = v.get(i)
+        let j = i
+        while j > 0 and v.get(j - 1) > value:
+            v.set(j, v.get(j - 1))
+            j = j - 1
+        v.set(j, value)
+        i = i + 1
+
+# The k-th smallest (from 0) of v[0..n), 0 <= k < n, for distinct values: the one
+# with exactly k smaller ones (v[k] if none has). A list already ascending costs one
+# pass; otherwise counting, branch-free in the inner loop, beats sorting or
+# partitioning the short lists of legal moves.
+fun r2g_select(Vector<Int> v, Int n, Int k) -> Int:
+    let ascending = true
+    let i = 1
+    while i < n:
+        if v.get(i - 1) > v.get(i):
+            ascending = false
+        i = i + 1
+    if ascending:
+        return v.get(k)
+    i = 0
+    while i != n:
+        let x = v.get(i)
+        let smaller = 0
+        let j = 0
+        while j != n:
+            if v.get(j) < x:
+                smaller = smaller + 1
+            j = j + 1
+        if smaller == k:
+            return x
+        i = i + 1
+    return v.get(k)
+
+# Indices of the legal actions of `g`, ascending.
 fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveLister:
         out.resize(all.size())
-        out.resize(g.r2g_moves(out))
+        let listed = g.r2g_moves(out)
+        out.resize(listed)
+        r2g_sort(out, listed)
         return out
+    let i = 0
+    while i != all.size():
+        if r2g_can(g, all.get(i)):
+            out.append(i)
+        i = i + 1
+    return out
+
+# Indices of the legal actions of `g` found by testing every entry of the table, even
+# when the game lists its moves: the check compares the two.
+fun<T> r2g_table_legal(Game g, Vector<T> all) -> Vector<Int>:
+    let out : Vector<Int>
     let i = 0
     while i != all.size():
         if r2g_can(g, all.get(i)):
@@ -218,13 +285,21 @@ fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int>
                 candidate = candidate + 1
     return n
 
-# A uniformly random legal action of `g` (-1 if there is none), testing only the
+# A uniformly random legal action of `g` (-1 if there is none). A game that lists its
+# moves: one draw k among the n listed, taking the k-th smallest listed index. Otherwise, testing only the
 # candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
 # draws among them (rejection sampling: the first legal one drawn is equally likely to
 # be any legal one); when every draw misses, the group is scanned in table order and
 # one of its legal actions is drawn. The draws depend only on the group and the legal
 # actions (see playout_rng.py); with nothing legal the generator is left as it was.
 fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
+    let listed = -1
+    if g is R2GMoveLister:
+        listed = g.r2g_moves(c.legal)
+    if listed == 0:
+        return -1
+    if listed > 0:
+        return r2g_select(c.legal, listed, rng.below(listed))
     let start = c.all_begin
     let m = c.all_size
     let contiguous = c.all_contiguous
@@ -257,9 +332,7 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
                 return candidate
             tries = tries - 1
     let n = 0
-    if g is R2GMoveLister:
-        n = g.r2g_moves(c.legal)
-    else if contiguous == 2:
+    if contiguous == 2:
         let first = c.order.get(start)
         n = r2g_scan(g, all, all.get(first), first, m, c.legal)
     else:
@@ -301,6 +374,7 @@ fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
         let listed : Vector<Int>
         listed.resize(all.size())
         let count = g.r2g_moves(listed)
+        r2g_sort(listed, count)
         let k = 0
         while k != count:
             out.set(k + 1, listed.get(k))
