@@ -100,7 +100,8 @@ def fuzz(ctx: StageContext) -> StageReturn:
     found = tuple(ctx.index.locate(f) for f in result.findings)
     summary = f"{result.games} playouts, {result.steps} steps, {len(found)} finding(s)"
     status = "failed" if found else "ok"
-    stats = {**result.stats(), "invariants": len(invariants)}
+    declared = len(interface.invariants if interface else ()) + len(ctx.config.invariants)
+    stats = {**result.stats(), "invariants": len(invariants), "invariants_declared": declared}
     return _row("fuzz", status, started, summary, **stats), found
 
 
