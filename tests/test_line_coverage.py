@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.check.lines import line_ranges, page_cites, start_line_probe
+from rulebook2game.check.lines import (
+    executed_by_checks,
+    line_ranges,
+    page_cites,
+    start_line_probe,
+)
 from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import WITH_LINES, run_check
 from rulebook2game.engine import CHANCE
@@ -302,3 +307,16 @@ def test_a_frontier_is_the_state_where_a_walk_first_ran_new_lines(tmp_path: Path
         assert state is not None and "current: 1" in state and "turn_total: 0" in state
         assert "moves: 2" in state
         assert _frontier(probe, "", walk[:2], one) is None
+
+
+def test_the_checks_ask_returns_of_a_live_game_so_its_not_finished_branch_runs(
+    tmp_path: Path,
+) -> None:
+    # win.rl:12 is `return 0.0` of score() before the game ends: no finished game runs it
+    ws = _copy(ROOT / "corpora" / "breakthrough", tmp_path / "bt", ("traces", "scenarios"))
+    assert ws.pages_dir.joinpath("win.rl").read_text().split("\n")[11].strip() == "return 0.0"
+    probe = start_line_probe(ws, "rl", "breakthrough")
+    assert not isinstance(probe, str), probe
+    with probe:
+        ran = executed_by_checks(probe, ws, seed=0, fuzz=4, max_steps=300, batch_timeout=30.0)
+    assert ("pages/win.rl", 12) in ran
