@@ -109,6 +109,15 @@ def test_a_build_without_probes_says_so(tmp_path: Path) -> None:
             made.engine.probes_hit()  # type: ignore[attr-defined]
 
 
+def _add_unreachable(ws: Workspace) -> None:
+    """A line no game reaches, at end.rl:26 (every line of pig's pages runs: the returns
+    of live states run score's not-finished branch too)."""
+    page = ws.pages_dir / "end.rl"
+    text = page.read_text(encoding="utf-8").rstrip("\n")
+    assert len(text.split("\n")) == 23
+    page.write_text(text + "\n\nfun never_called(Int x) -> Int:\n    return x + 1\n", "utf-8")
+
+
 def _lines(report: CheckReport) -> dict[str, object]:
     stage = report.stage("lines")
     assert stage is not None and stage.status == "ok", stage
@@ -120,6 +129,7 @@ def test_steered_walks_reach_the_move_limit(tmp_path: Path) -> None:
     # Without its golden traces, no check reaches pig's 1000-move limit; the steered
     # walks do. What stays unexecuted is one finding, per page, and the check is green.
     ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig", ("traces", "scenarios"))
+    _add_unreachable(ws)
     options = {"fuzz": 200, "oracle": 0}
     report = run_check(ws, WITH_LINES, options=options)
     stats = _lines(report)
@@ -285,13 +295,15 @@ def test_check_lines_prints_and_reports_the_lines_and_stays_green(tmp_path: Path
     from rulebook2game.cli import app
 
     ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    _add_unreachable(ws)
     args = ["check", str(ws.root), "--lines", "--fuzz", "100", "--oracle-runs", "0"]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
     assert result.exit_code == 0, result.output
-    assert "1 page line(s) no check executed: pages/end.rl 17" in result.output
+    assert "1 page line(s) no check executed: pages/end.rl 26" in result.output
     markdown = (ws.root / "reports" / "check.md").read_text()
     assert "## Page lines no check executed" in markdown
-    assert "`pages/end.rl`: lines 17 never ran" in markdown
+    assert "`pages/end.rl`: lines 26 never ran" in markdown
+    assert "or confirm it is unreachable" in markdown
 
 
 def test_a_frontier_is_the_state_where_a_walk_first_ran_new_lines(tmp_path: Path) -> None:
