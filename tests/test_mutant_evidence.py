@@ -70,3 +70,17 @@ def test_a_mutant_only_a_scenario_kills_is_reported_killed(tmp_path: Path) -> No
     outcome = check_mutant(game, mutant, Profile(fuzz=0, oracle=0))
     assert outcome.status == KILLED, outcome
     assert outcome.stage == "scenarios"
+
+
+@pytest.mark.slow
+def test_eval_walks_the_second_translation_as_check_does(tmp_path: Path) -> None:
+    from rulebook2game.evals.metrics import evaluate_game
+    from rulebook2game.evals.suite import Settings
+
+    game = _game(tmp_path)
+    shutil.copytree(CORPORA_DIR / "breakthrough", game / "second")
+    text = (game / "game.toml").read_text(encoding="utf-8").replace("oracle = ", "# oracle = ")
+    (game / "game.toml").write_text('second_opinion = "second"\n' + text, encoding="utf-8")
+    settings = Settings(trajectories=0, fuzz=10, oracle=5)
+    record = evaluate_game(game, settings)
+    assert record.stages["against"].startswith("ok"), record.stages

@@ -26,7 +26,7 @@ from typing import Any
 from rulebook2game.check.evidence import assess, verdict
 from rulebook2game.check.oracle import walk
 from rulebook2game.check.report import CheckReport
-from rulebook2game.check.run import run_check
+from rulebook2game.check.run import run_check, stages_for
 from rulebook2game.check.sentences import coverage as sentence_coverage
 from rulebook2game.check.sentences import scenario_cites
 from rulebook2game.check.stages import max_steps
@@ -65,9 +65,11 @@ def evaluate_game(
     started = time.perf_counter()
     ws = open_workspace(path)
     config = ws.config()
+    # a second translation named in game.toml is walked too, as check and regress walk it
+    stages = stages_for(config) if config.second_opinion else available_stages()
     check = run_check(
         ws,
-        available_stages(),
+        stages,
         seed=settings.seed,
         options={"fuzz": settings.fuzz, "oracle": 0 if settings.oracle_blind else settings.oracle},
     )
