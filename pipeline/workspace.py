@@ -68,6 +68,9 @@ class GameConfig(_Model):
     """Reference engine binding, ``openspiel:NAME`` (optionally ``openspiel:NAME(k=v)``)."""
     max_game_length: int | None = None
     """Upper bound on the number of steps of one game, used by the fuzzer."""
+    unbounded: bool = False
+    """The rulebook sets no limit on a game's length: ``max_game_length`` then only bounds
+    the walks, and a fuzzed game cut there is counted (``truncated``), not a finding."""
     second_opinion: str | None = None
     """A second, independent translation of the game (a game directory, relative to this
     one), walked in lockstep with it by every check (``rulebook2game second-opinion``)."""

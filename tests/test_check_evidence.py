@@ -168,3 +168,12 @@ def test_regress_and_eval_carry_the_assurance_per_game() -> None:
     assert _check_cell(record.model_copy(update={"assurance": "fuzz_only"})) == "pass (fuzz only)"
     assert _check_cell(record.model_copy(update={"assurance": "reference"})) == "pass (ref)"
     assert _check_cell(record.model_copy(update={"check_passes": False})) == "FAIL"
+
+
+def test_invariants_say_how_many_are_built_in_and_how_many_declared() -> None:
+    builtin = _stage("fuzz", "ok", "100 playouts", games=100, invariants=5, invariants_declared=0)
+    both = _stage("fuzz", "ok", "100 playouts", games=100, invariants=7, invariants_declared=2)
+    scen = _stage("scenarios", "ok", "4/4", scenarios=4, passed=4)
+    assert "invariants (5 built-in);" in verdict(_report(builtin, NO_TRACES, NO_ORACLE, scen))
+    line = verdict(_report(both, NO_TRACES, NO_ORACLE, scen))
+    assert "invariants (5 built-in, 2 declared);" in line

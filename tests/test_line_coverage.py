@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.check.lines import line_ranges, page_cites, start_line_probe
+from rulebook2game.check.lines import (
+    executed_by_checks,
+    line_ranges,
+    page_cites,
+    start_line_probe,
+)
 from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import WITH_LINES, run_check
 from rulebook2game.engine import CHANCE
@@ -104,6 +109,15 @@ def test_a_build_without_probes_says_so(tmp_path: Path) -> None:
             made.engine.probes_hit()  # type: ignore[attr-defined]
 
 
+def _add_unreachable(ws: Workspace) -> None:
+    """A line no game reaches, at end.rl:26 (every line of pig's pages runs: the returns
+    of live states run score's not-finished branch too)."""
+    page = ws.pages_dir / "end.rl"
+    text = page.read_text(encoding="utf-8").rstrip("\n")
+    assert len(text.split("\n")) == 23
+    page.write_text(text + "\n\nfun never_called(Int x) -> Int:\n    return x + 1\n", "utf-8")
+
+
 def _lines(report: CheckReport) -> dict[str, object]:
     stage = report.stage("lines")
     assert stage is not None and stage.status == "ok", stage
@@ -115,6 +129,7 @@ def test_steered_walks_reach_the_move_limit(tmp_path: Path) -> None:
     # Without its golden traces, no check reaches pig's 1000-move limit; the steered
     # walks do. What stays unexecuted is one finding, per page, and the check is green.
     ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig", ("traces", "scenarios"))
+    _add_unreachable(ws)
     options = {"fuzz": 200, "oracle": 0}
     report = run_check(ws, WITH_LINES, options=options)
     stats = _lines(report)
@@ -280,13 +295,15 @@ def test_check_lines_prints_and_reports_the_lines_and_stays_green(tmp_path: Path
     from rulebook2game.cli import app
 
     ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    _add_unreachable(ws)
     args = ["check", str(ws.root), "--lines", "--fuzz", "100", "--oracle-runs", "0"]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
     assert result.exit_code == 0, result.output
-    assert "1 page line(s) no check executed: pages/end.rl 17" in result.output
+    assert "1 page line(s) no check executed: pages/end.rl 26" in result.output
     markdown = (ws.root / "reports" / "check.md").read_text()
     assert "## Page lines no check executed" in markdown
-    assert "`pages/end.rl`: lines 17 never ran" in markdown
+    assert "`pages/end.rl`: lines 26 never ran" in markdown
+    assert "or confirm it is unreachable" in markdown
 
 
 def test_a_frontier_is_the_state_where_a_walk_first_ran_new_lines(tmp_path: Path) -> None:
@@ -302,3 +319,16 @@ def test_a_frontier_is_the_state_where_a_walk_first_ran_new_lines(tmp_path: Path
         assert state is not None and "current: 1" in state and "turn_total: 0" in state
         assert "moves: 2" in state
         assert _frontier(probe, "", walk[:2], one) is None
+
+
+def test_the_checks_ask_returns_of_a_live_game_so_its_not_finished_branch_runs(
+    tmp_path: Path,
+) -> None:
+    # win.rl:12 is `return 0.0` of score() before the game ends: no finished game runs it
+    ws = _copy(ROOT / "corpora" / "breakthrough", tmp_path / "bt", ("traces", "scenarios"))
+    assert ws.pages_dir.joinpath("win.rl").read_text().split("\n")[11].strip() == "return 0.0"
+    probe = start_line_probe(ws, "rl", "breakthrough")
+    assert not isinstance(probe, str), probe
+    with probe:
+        ran = executed_by_checks(probe, ws, seed=0, fuzz=4, max_steps=300, batch_timeout=30.0)
+    assert ("pages/win.rl", 12) in ran

@@ -22,6 +22,7 @@ from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
 from rulebook2game.agent.prompts import render
 from rulebook2game.agent.toolbox import CheckReport, Finding, Toolbox
+from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.llm.messages import ToolCall
 from rulebook2game.workspace import Workspace
 
@@ -258,8 +259,16 @@ class ToolRunner:
             kind="finished",
             ambiguities=[a.model_dump() for a in args.ambiguities],
             uncovered=len(uncovered),
+            second=self._second_opinion(),
         )
         return ToolOutcome(text, "finish", args.summary)
+
+    def _second_opinion(self) -> str | None:
+        """The second translation ``game.toml`` names (``None`` without one or a game.toml)."""
+        try:
+            return self.workspace.config().second_opinion
+        except Rulebook2GameError:
+            return None
 
     def _write_scenario(self, args: tools.WriteScenarioArgs) -> ToolOutcome:
         written = evidence_tools.write_scenario(self.workspace, args)

@@ -92,10 +92,18 @@ class EvidenceItem(_Model):
     """Playouts, invariants, scenarios, traces or trajectories (see the module table)."""
     note: str = ""
     """Why it did not run, or what failed, in a few words."""
+    declared: int | None = None
+    """For invariants: how many of ``count`` the game declared (the rest are built in)."""
 
     def phrase(self) -> str:
-        """``reference engine (200 trajectories)``, ``golden traces (8)``, ``fuzz``."""
+        """``reference engine (200 trajectories)``, ``golden traces (8)``, ``fuzz``,
+        ``invariants (5 built-in, 2 declared)``."""
         label = LABELS[self.kind]
+        if self.kind == "invariants" and self.count and self.declared is not None:
+            built_in = self.count - self.declared
+            parts = [f"{built_in} built-in"] if built_in else []
+            parts += [f"{self.declared} declared"] if self.declared else []
+            return f"{label} ({', '.join(parts)})"
         if not self.count or self.kind == "fuzz":
             return label if not self.count else f"{label} ({self.count} {UNITS[self.kind]})"
         unit = UNITS[self.kind]
@@ -214,11 +222,13 @@ def _invariants(stage: StageResult, failed: bool) -> EvidenceItem:
     n = count if isinstance(count, int) else 0
     if stage.status in ("skipped", "error"):
         return EvidenceItem(kind="invariants", status="not_run", note=f"fuzz {stage.status}")
+    given = stage.stats.get("invariants_declared")
+    declared = min(given, n) if isinstance(given, int) else None
     if failed:
-        return EvidenceItem(kind="invariants", status="failed", count=n)
+        return EvidenceItem(kind="invariants", status="failed", count=n, declared=declared)
     if n == 0 and "invariants" in stage.stats:
         return EvidenceItem(kind="invariants", status="not_available", note="none declared")
-    return EvidenceItem(kind="invariants", status="passed", count=n)
+    return EvidenceItem(kind="invariants", status="passed", count=n, declared=declared)
 
 
 def verdict(report: CheckReport, evidence: Evidence | None = None) -> str:

@@ -9,7 +9,8 @@ from the check's seed, so a run is deterministic. Findings:
   loop's own random choices (:mod:`~rulebook2game.check.native`) until the fault
   shows again: the counterexample is the exact action sequence that triggers it.
 - ``no_legal_action``: a state that is not terminal but offers no action.
-- ``no_termination``: a game longer than the bound (``max_game_length``).
+- ``no_termination``: a game longer than the bound (``max_game_length``); for a game
+  declared ``unbounded`` (the rulebook sets no limit) such games are only counted.
 - ``invariant``: a declared or default invariant broken on a state (terminal ones on
   every playout, per-step ones on the playouts replayed through the protocol).
 - ``serialization``: a state that does not survive serialize → deserialize.
@@ -91,6 +92,9 @@ class FuzzConfig:
     max_findings: int = 5
     stop_at_first: bool = False
     game: str = "game"
+    truncation_is_finding: bool = True
+    """A game longer than ``max_steps`` is a finding, unless the rulebook sets no limit
+    (``unbounded = true`` in ``game.toml``): then it is only counted (``truncated``)."""
 
 
 @dataclass
@@ -106,12 +110,15 @@ class FuzzResult:
     legal_seen: set[str] = field(default_factory=set)
     """Action names seen legal in a replayed game."""
     notes: list[str] = field(default_factory=list)
+    truncated: int = 0
+    """Games cut at the bound (a finding unless the game is declared unbounded)."""
 
     def stats(self) -> dict[str, Any]:
         """Numbers for the report."""
         return {
             "games": self.games,
             "steps": self.steps,
+            "truncated": self.truncated,
             "replayed_games": self.replayed,
             "findings": len(self.findings),
             "notes": self.notes,
@@ -286,7 +293,9 @@ class Fuzzer:
             if game.status == "stuck":
                 self._stuck(game)
             elif game.status == "truncated":
-                if not self._known(fk.NO_TERMINATION, "bound"):
+                self.result.truncated += 1
+                bound = self.config.truncation_is_finding
+                if bound and not self._known(fk.NO_TERMINATION, "bound"):
                     message = f"no end within {self.config.max_steps} steps (max_game_length)"
                     self._add(self._finding(fk.NO_TERMINATION, message, game.actions), "bound")
             else:

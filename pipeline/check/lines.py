@@ -123,7 +123,11 @@ def step_through(
 
 
 def _ask(engine: Engine[Any], state: Any) -> None:
-    """What a check asks of a state: its player and offers, or its returns."""
+    """What a check asks of a state: its player and offers, and its returns.
+
+    Returns are asked of live states too (the engine contract allows it: OpenSpiel
+    answers zeros), so a score function's not-finished branch runs; a fault there is
+    left to the stages that judge returns."""
     if engine.is_terminal(state):
         engine.returns(state)
         return
@@ -131,6 +135,8 @@ def _ask(engine: Engine[Any], state: Any) -> None:
         engine.chance_outcomes(state)
     else:
         engine.legal_actions(state)
+    with contextlib.suppress(Rulebook2GameError):
+        engine.returns(state)
 
 
 def executed_by_checks(

@@ -424,6 +424,7 @@ def render_markdown(report: CheckReport) -> str:
 
 def _unexecuted_lines(record: FindingRecord) -> list[str]:
     out = ["## Page lines no check executed", "", record.message, ""]
+    out += ["Write a scenario that reaches each, or confirm it is unreachable (advisory).", ""]
     for p in record.pages:
         cites = f" — cites {', '.join(p.sections)}" if p.sections else ""
         out.append(f"- `{p.path}`: {p.role}{cites}")

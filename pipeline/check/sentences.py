@@ -1,9 +1,14 @@
 """Coverage by sentence: rule sentences cited by pages, example sentences by scenarios.
 
-Which sentences are examples: a ledger entry whose ``kind`` is ``example`` (when the
-extraction classifies sentences), otherwise a sentence that opens as an example does
-("For example", "Example", "E.g.", "Say", "Suppose"). Examples are not counted as
-rules: pages need not cite them; scenarios should.
+Which sentences are examples: a ledger entry whose ``role`` (or ``kind``) is
+``example`` (the extraction marks a worked example's continuation sentences too),
+otherwise a sentence that opens as an example does ("For example", "Example", "E.g.",
+"Say", "Suppose"). Examples are not counted as rules: pages need not cite them;
+scenarios should. Framing and figure sentences are neither (see
+:mod:`rulebook2game.diff.rules`).
+
+:func:`coverage` is the one count of coverage: ``check``'s report, the translator's
+``run_checks`` and ``finish``, and ``eval`` all use it.
 
 The rule text is read as the checks read cited text (``rulebook.json``, else
 ``rules.md``); a game directory with neither gets no sentence coverage.
@@ -31,14 +36,16 @@ _EXAMPLE_OPENING = re.compile(
 
 def is_example(sentence: Sentence) -> bool:
     """Whether ``sentence`` is a worked example (see the module docstring)."""
-    if sentence.kind in EXAMPLE_KINDS:
+    if sentence.kind in EXAMPLE_KINDS or sentence.role in EXAMPLE_KINDS:
         return True
     return bool(_EXAMPLE_OPENING.match(sentence.text))
 
 
 def example_sentences(text: RuleText) -> tuple[Sentence, ...]:
     """The example sentences of the rulebook, in reading order."""
-    return tuple(s for s in text.sentences if s.numbered and is_example(s))
+    return tuple(
+        s for s in text.sentences if s.numbered and s.role in ("rule", "example") and is_example(s)
+    )
 
 
 def rule_sentences(text: RuleText) -> tuple[Sentence, ...]:

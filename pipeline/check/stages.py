@@ -94,13 +94,17 @@ def fuzz(ctx: StageContext) -> StageReturn:
         shrink=bool(ctx.options.get("shrink", True)),
         stop_at_first=bool(ctx.options.get("stop_at_first", False)),
         game=ctx.config.name,
+        truncation_is_finding=not ctx.config.unbounded,
     )
     result = run_fuzz(ctx.engine, config, invariants, interface)
     ctx.coverage = _coverage(ctx, result, interface.actions if interface else ())
     found = tuple(ctx.index.locate(f) for f in result.findings)
     summary = f"{result.games} playouts, {result.steps} steps, {len(found)} finding(s)"
+    if result.truncated and ctx.config.unbounded:
+        summary += f", {result.truncated} cut at {config.max_steps} steps (unbounded game)"
     status = "failed" if found else "ok"
-    stats = {**result.stats(), "invariants": len(invariants)}
+    declared = len(interface.invariants if interface else ()) + len(ctx.config.invariants)
+    stats = {**result.stats(), "invariants": len(invariants), "invariants_declared": declared}
     return _row("fuzz", status, started, summary, **stats), found
 
 

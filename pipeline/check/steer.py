@@ -26,6 +26,7 @@ evidence missing, not a wrong rule, so it does not fail the check.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections import Counter
@@ -160,6 +161,9 @@ def walk(
             state = engine.apply(state, action)
         if engine.is_terminal(state):
             engine.returns(state)
+        else:  # a walk cut short: returns of a live game (see lines._ask)
+            with contextlib.suppress(EngineFault):
+                engine.returns(state)
     except (EngineFault, IllegalActionError) as exc:
         return actions, str(exc)
     return actions, None

@@ -16,7 +16,10 @@ subsections) or a sentence id (``4.2#3``).
 
 Which sentences are *rules* (the denominator of coverage): sentences of the kinds in
 :data:`RULE_KINDS` outside the front matter (the unnumbered text before the first
-section, extraction id ``front``). Sidebars, captions and diagrams are context.
+section, extraction id ``front``) whose ledger ``role`` is ``rule``. Sidebars, captions
+and diagrams are context; so are sentences the ledger marks as ``framing`` (flavour,
+history) or ``example`` (worked examples: scenarios cover them, see
+:mod:`rulebook2game.check.sentences`).
 """
 
 from __future__ import annotations
@@ -53,11 +56,14 @@ class Sentence:
     text: str
     numbered: bool = True
     """Whether it belongs to a numbered section (not the front matter)."""
+    role: str = "rule"
+    """The ledger's role: ``rule``, ``example``, ``framing`` or ``figure`` (``rules.md``
+    text has no ledger: ``rule``)."""
 
     @property
     def is_rule(self) -> bool:
         """Whether coverage counts the sentence (see the module docstring)."""
-        return self.numbered and self.kind in RULE_KINDS
+        return self.numbered and self.kind in RULE_KINDS and self.role == "rule"
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ def _from_rulebook(rulebook: Rulebook, source: str) -> RuleText:
     titles = {sec.id: sec.title for sec in rulebook.sections}
     front = {sec.id for sec in rulebook.sections if sec.level == 0}
     sentences = tuple(
-        Sentence(s.id, s.section, s.kind, s.text, s.section not in front)
+        Sentence(s.id, s.section, s.kind, s.text, s.section not in front, s.role)
         for s in rulebook.sentences
     )
     return RuleText(source, titles, sentences)

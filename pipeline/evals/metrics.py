@@ -26,7 +26,9 @@ from typing import Any
 from rulebook2game.check.evidence import assess, verdict
 from rulebook2game.check.oracle import walk
 from rulebook2game.check.report import CheckReport
-from rulebook2game.check.run import run_check
+from rulebook2game.check.run import run_check, stages_for
+from rulebook2game.check.sentences import coverage as sentence_coverage
+from rulebook2game.check.sentences import scenario_cites
 from rulebook2game.check.stages import max_steps
 from rulebook2game.diff.engines import compile_game
 from rulebook2game.diff.pages import page_cites
@@ -63,9 +65,11 @@ def evaluate_game(
     started = time.perf_counter()
     ws = open_workspace(path)
     config = ws.config()
+    # a second translation named in game.toml is walked too, as check and regress walk it
+    stages = stages_for(config) if config.second_opinion else available_stages()
     check = run_check(
         ws,
-        available_stages(),
+        stages,
         seed=settings.seed,
         options={"fuzz": settings.fuzz, "oracle": 0 if settings.oracle_blind else settings.oracle},
     )
@@ -155,19 +159,21 @@ def oracle_agreement(
 
 
 def coverage(ws: Workspace) -> CoverageRecord | None:
-    """Rule sentences cited by some page / all rule sentences."""
+    """Rule sentences cited by some page / all rule sentences, counted as ``check`` counts
+    them (:func:`rulebook2game.check.sentences.coverage`: examples are the scenarios' to
+    cover, framing and figures are no rules)."""
     try:
         rules = load_rule_text(ws.root)
     except Rulebook2GameError:
         return None
     cites = [c for page in ws.pages() for c in page_cites(page.read_text(encoding="utf-8"))]
-    rule_ids = [s.id for s in rules.rule_sentences()]
-    covered = rules.covered(cites)
+    counted = sentence_coverage(rules, cites, scenario_cites(ws.root))
     return CoverageRecord(
         source=rules.source,
-        sentences=Ratio(num=sum(1 for i in rule_ids if i in covered), den=len(rule_ids)),
-        uncited=[i for i in rule_ids if i not in covered],
+        sentences=Ratio(num=counted.rules_cited, den=counted.rules),
+        uncited=list(counted.uncited),
         dangling=sorted({c for c in cites if not rules.resolve(c)}),
+        uncovered_examples=list(counted.uncovered_examples),
     )
 
 

@@ -45,7 +45,7 @@ from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
 from rulebook2game.evals.mutant_report import write_mutant_report
 from rulebook2game.jobs import JobJournal, LocalPool, Runner
 from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
-from rulebook2game.mutate.mutants import PRESENTATION_ONLY
+from rulebook2game.mutate.mutants import PRESENTATION_ONLY, evidence_fingerprint
 from rulebook2game.targets import get_target
 from rulebook2game.trace import read_trace
 from rulebook2game.workspace import open_workspace
@@ -207,7 +207,9 @@ def _outcome(mutant: Mutant, status: str, started: float, **more: Any) -> Mutant
     )
 
 
-KILL_ORDER = ("compile", "replay", "fuzz", "oracle")
+KILL_ORDER = ("compile", "replay", "scenarios", "fuzz", "oracle", "leak", "against")
+"""The stages of ``rulebook2game check`` (lines aside), cheapest killers first; ``against``
+runs only where ``game.toml`` names a second translation, as in ``check``."""
 
 
 def replay_until_first(ctx: check_run.CheckContext) -> check_run.StageOutcome:
@@ -232,14 +234,19 @@ def replay_until_first(ctx: check_run.CheckContext) -> check_run.StageOutcome:
     return check_run.StageOutcome(StageResult(name="replay", status="ok", seconds=seconds))
 
 
-def _stages() -> list[check_run.Stage]:
+def _stages(second_opinion: bool) -> list[check_run.Stage]:
+    """The stages a mutant meets: the same evidence as ``check`` (see :data:`KILL_ORDER`)."""
     by_name = {
         "compile": check_run.compile_stage,
         "replay": replay_until_first,
+        "scenarios": check_run.scenarios_stage,
         "fuzz": check_run.fuzz_stage,
         "oracle": check_run.oracle_stage,
+        "leak": check_run.leak_stage,
+        "against": check_run.against_stage,
     }
-    return [by_name[name] for name in KILL_ORDER]
+    names = [n for n in KILL_ORDER if n != "against" or second_opinion]
+    return [by_name[name] for name in names]
 
 
 def check_mutant(game_dir: Path, mutant: Mutant, profile: Profile) -> MutantOutcome:
@@ -260,9 +267,10 @@ def check_mutant(game_dir: Path, mutant: Mutant, profile: Profile) -> MutantOutc
 
 
 def _run_checks(ws: Any, mutant: Mutant, profile: Profile, started: float) -> MutantOutcome:
-    ctx = check_run.CheckContext(ws, ws.config(), profile.seed, profile.options())
+    config = ws.config()
+    ctx = check_run.CheckContext(ws, config, profile.seed, profile.options())
     try:
-        for stage in _stages():
+        for stage in _stages(bool(config.second_opinion)):
             outcome = stage(ctx)
             result = outcome.result
             if result.name == "compile" and result.status != "ok" and not outcome.findings:
@@ -361,7 +369,8 @@ def run_mutants(
 
 def _journal(game_dir: Path, profile: Profile) -> JobJournal:
     """Where finished mutants of this profile wait for the rest of an interrupted run."""
-    key = hashlib.sha256(f"{__version__} {profile}".encode()).hexdigest()[:16]
+    evidence = evidence_fingerprint(game_dir)
+    key = hashlib.sha256(f"{__version__} {profile} {evidence}".encode()).hexdigest()[:16]
     return JobJournal(game_dir / "build" / "mutant-jobs" / key)
 
 

@@ -137,6 +137,9 @@ def _game_section(g: GameRecord) -> list[str]:
         c = g.coverage
         shown = ", ".join(c.uncited[:30]) + (" ..." if len(c.uncited) > 30 else "")
         lines.append(f"- coverage from {c.source}; uncited rule sentences: {shown or 'none'}")
+        if c.uncovered_examples:
+            shown = ", ".join(c.uncovered_examples[:30])
+            lines.append(f"- example sentences no scenario covers: {shown}")
         if c.dangling:
             lines.append(f"- citations naming nothing in the rulebook: {', '.join(c.dangling)}")
     if g.mutants:

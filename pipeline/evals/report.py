@@ -67,6 +67,8 @@ class CoverageRecord(_Model):
     """Ids of rule sentences no page cites."""
     dangling: list[str] = Field(default_factory=list)
     """Citations of pages that name no sentence of the rulebook."""
+    uncovered_examples: list[str] = Field(default_factory=list)
+    """Ids of example sentences no scenario cites (examples are not rule sentences)."""
 
 
 class MutantRecord(_Model):

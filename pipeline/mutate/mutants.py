@@ -8,9 +8,11 @@ surviving mutant can be reviewed as equivalent or as a weakness of the checks.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import random
 import re
 import shutil
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,15 +204,36 @@ def read_pages(pages_dir: Path) -> dict[str, str]:
     return {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages_dir.glob(f"*{suffix}"))}
 
 
-GAME_FILES = ("game.toml", "interface.toml", "rulebook.json", "oracle.toml", "gdl.toml")
-GAME_DIRS = ("traces",)
+GAME_FILES = (
+    "game.toml",
+    "interface.toml",
+    "rulebook.json",
+    "rules.md",
+    "oracle.toml",
+    "gdl.toml",
+    "rbg.toml",
+)
+GAME_DIRS = ("traces", "scenarios")
+
+
+def _second_opinion(game_dir: Path) -> str | None:
+    """``game.toml``'s ``second_opinion`` (a path relative to the game directory), if any."""
+    try:
+        with (game_dir / "game.toml").open("rb") as f:
+            name = tomllib.load(f).get("second_opinion")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return name if isinstance(name, str) and name else None
 
 
 def materialize(game_dir: Path, mutant: Mutant, dest: Path) -> Path:
     """A copy of the game directory at ``dest`` with the mutant applied; returns ``dest``.
 
-    Copies what a check reads (game.toml, interface.toml, rulebook.json, the oracle
-    binding and GDL move map, pages, traces) and nothing else (no build or reports).
+    Copies what a check reads (game.toml, interface.toml, the rule text, the oracle
+    binding, GDL and RBG maps, pages, traces, scenarios, and the second translation
+    ``game.toml`` names, with its build cache) and nothing else (no build or reports of
+    the game itself), so a mutant meets the same evidence ``rulebook2game check`` uses.
+    A second translation outside the game directory is named by its absolute path.
     """
     if dest.exists():
         shutil.rmtree(dest)
@@ -221,11 +244,46 @@ def materialize(game_dir: Path, mutant: Mutant, dest: Path) -> Path:
     for name in GAME_DIRS:
         if (game_dir / name).is_dir():
             shutil.copytree(game_dir / name, dest / name)
+    _copy_second(game_dir, dest)
     suffix = page_suffix_for(game_dir)
     for page in sorted((game_dir / "pages").glob(f"*{suffix}")):
         shutil.copy2(page, dest / "pages" / page.name)
     (dest / "pages" / f"{mutant.page}{suffix}").write_text(mutant.source, encoding="utf-8")
     return dest
+
+
+def _copy_second(game_dir: Path, dest: Path) -> None:
+    name = _second_opinion(game_dir)
+    if name is None:
+        return
+    source = (game_dir / name).resolve()
+    inside = source.is_relative_to(game_dir.resolve()) and source != game_dir.resolve()
+    if inside and source.is_dir():
+        relative = source.relative_to(game_dir.resolve())
+        ignore = shutil.ignore_patterns("reports", "mutants", "mutant-jobs")
+        shutil.copytree(source, dest / relative, ignore=ignore, symlinks=True)
+        return
+    from rulebook2game.second_opinion import set_second_opinion
+
+    set_second_opinion(dest / "game.toml", str(source))
+
+
+def evidence_fingerprint(game_dir: Path) -> str:
+    """A hash of everything but the pages that a mutant's check reads (see
+    :func:`materialize`): a journaled mutant outcome is reused only while it is unchanged."""
+    digest = hashlib.sha256()
+    roots = [game_dir / n for n in (*GAME_FILES, *GAME_DIRS)]
+    second = _second_opinion(game_dir)
+    if second is not None:
+        roots += [game_dir / second / "pages", game_dir / second / "game.toml"]
+        roots += [game_dir / second / "interface.toml"]
+    for root in roots:
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        for path in files:
+            if path.is_file():
+                digest.update(str(path.relative_to(game_dir)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def operator_counts(mutants: Iterable[Mutant]) -> dict[str, int]:

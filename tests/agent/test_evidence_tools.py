@@ -187,3 +187,16 @@ def test_the_briefs_document_scenarios_traces_and_seats() -> None:
         assert "write_scenario" in text and "[[expect]]" in text
         assert "rulebook2game-trace/1" in text and "**Seats.**" in text
         assert "before writing any page" in text.lower()
+
+
+def test_finish_asks_who_translated_the_second_opinion(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    game = 'name = "columns"\nplayers = 2\nsecond_opinion = "second"\n'
+    (ws.root / "game.toml").write_text(game)
+    runner = ToolRunner(ws, fake_toolbox(), PageStore(ws.pages_dir))
+    _call(runner, "finish", {"summary": "done"})  # refused once: no scenario
+    effect, text = _call(runner, "finish", {"summary": "done"})
+    assert effect == "finish" and "should say who translated it" in text
+    (ws.root / "game.toml").write_text('name = "columns"\nplayers = 2\n')
+    effect, text = _call(runner, "finish", {"summary": "done"})
+    assert effect == "finish" and "who translated" not in text
