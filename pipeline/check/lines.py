@@ -384,6 +384,11 @@ def narrowed(
         numbers = sorted(n for f, n in first if f == file)
         role = f"lines {_few_ranges(numbers)} first ran at step {step}"
         refs.append(PageRef(Path(file).stem, role, numbers[0], cites.get(file, ()), file))
-    sections = rank_sections(finding, index.sections_for(refs))
+    # Sections the finding quotes for itself (a scenario's example) stay first.
+    from_pages = {s.id for s in index.sections_for(finding.pages)}
+    own = [s for s in finding.sections if s.id not in from_pages]
+    kept_ids = {s.id for s in own}
+    ranked = rank_sections(finding, index.sections_for(refs))
+    sections = (*own, *(s for s in ranked if s.id not in kept_ids))
     extra = {**finding.extra, "all_pages": named}
     return replace(finding, pages=tuple(refs), sections=sections, extra=extra)
