@@ -300,3 +300,47 @@ def test_apply_all_is_apply_one_at_a_time(ttt: RlEngine, faulty: RlEngine) -> No
         faulty.apply_all(faulty.initial(), ["ok()", "boom()", "ok()"])
     before = states_along(faulty, faulty.initial(), ["ok()", "boom()", "ok()"])
     assert [faulty.history(s) for s in before] == [["ok()"]]
+
+
+BIG_PARENT = """
+import sys
+from pathlib import Path
+from rulebook2game.errors import EngineFault
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rl.worker import WorkerLimits
+from tests.rl_support import build_of
+
+blob = bytearray(1200 << 20)  # a parent far bigger than the worker's limit
+for i in range(0, len(blob), 4096):
+    blob[i] = 1
+limits = WorkerLimits(memory_bytes=256 << 20, cpu_seconds=20.0, wall_seconds=30.0)
+with RlEngine(build_of(Path(sys.argv[1]), "faulty"), game="faulty", limits=limits) as e:
+    for action in ("boom()", "oob()", "hog()"):
+        try:
+            e.apply(e.apply(e.initial(), "ok()"), action)
+        except EngineFault as fault:
+            print(action, fault.kind)
+"""
+
+
+@pytest.mark.slow
+def test_a_big_parent_does_not_turn_aborts_into_memory_faults(rl_games: Path) -> None:
+    # A worker started from a large process reports the parent's peak memory as its own
+    # (Linux keeps it across exec): an abort must still read as an abort, and running
+    # out of memory as that.
+    import subprocess
+    import sys
+
+    from rulebook2game.resources import PROJECT_DIR
+
+    build_of(rl_games, "faulty")  # compiled here, once
+    done = subprocess.run(
+        [sys.executable, "-c", BIG_PARENT, str(rl_games)],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_DIR,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["boom() abort", "oob() abort", "hog() oom"]

@@ -30,6 +30,7 @@ import contextlib
 import json
 import os
 import re
+import resource
 import select
 import signal
 import subprocess
@@ -164,6 +165,10 @@ class RlWorker:
         self._pending_free: list[int] = []
         self._buffer = b""
         self._dead = False
+        # A child started by vfork/exec reports at least the parent's peak memory as its own
+        # (Linux keeps the high-water mark of the memory it left); only more than that is
+        # the worker's.
+        self._inherited_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         self._proc = self._spawn()
         self._stderr = _StderrTail(self._proc.stderr)
         weakref.finalize(self, _shutdown, self._proc)
@@ -425,7 +430,8 @@ class RlWorker:
         self._reap()
 
     def _reap(self) -> int:
-        """Wait for the dead (or killed) worker; its peak resident memory in bytes."""
+        """Wait for the dead (or killed) worker; its peak resident memory in bytes (-1 when
+        it never went past what it inherited from this process, so is not known)."""
         self._dead = True
         if self._proc.returncode is not None:
             self._close_pipes()
@@ -441,7 +447,8 @@ class RlWorker:
             if pid:
                 self._proc.returncode = os.waitstatus_to_exitcode(status)
                 self._close_pipes()
-                return int(usage.ru_maxrss) * 1024
+                peak = int(usage.ru_maxrss) * 1024
+                return peak if peak > self._inherited_peak else -1
             if time.monotonic() > deadline:
                 self._proc.kill()
                 deadline = float("inf")
@@ -497,10 +504,17 @@ def _info(reply: dict[str, Any]) -> StateInfo:
 def _classify(
     code: int | None, peak: int, stderr: str, timed_out: bool, limits: WorkerLimits
 ) -> str:
+    """The fault's kind. ``peak`` is the worker's peak memory, -1 when not known (a large
+    parent hides it): then a segmentation fault with no message counts as the memory
+    limit, since the checked runtime reports every other fault it detects, and a failed
+    allocation under ``RLIMIT_AS`` (or an exhausted stack) is what dies silently."""
     if timed_out or code == -signal.SIGXCPU:
         return "hang"
-    if any(hint in stderr for hint in _OOM_HINTS) or (
-        code is not None and code < 0 and peak > limits.memory_bytes // 2
+    silent_segv = code == -signal.SIGSEGV and not fault_message(stderr)
+    if (
+        any(hint in stderr for hint in _OOM_HINTS)
+        or (code is not None and code < 0 and peak > limits.memory_bytes // 2)
+        or (peak < 0 and silent_segv)
     ):
         return "oom"
     if code == -signal.SIGABRT:
