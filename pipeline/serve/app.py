@@ -136,7 +136,7 @@ def create_app(site: GameSite) -> Starlette:
             "title": site.config.title or site.config.name,
             "game": site.config.name,
             "players": site.config.players,
-            "bot_kinds": sorted(BOTS),
+            "bot_kinds": list(BOTS),  # random first: the default needs no check
             "engine_error": site.engine_error,
             **extra,
         }
