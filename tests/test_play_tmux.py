@@ -102,13 +102,20 @@ def test_a_whole_game_against_the_random_bot_in_tmux(
 
     tmux.type(f"save {saved}")
     tmux.wait_for(lambda s: f"to {saved}" in s, "the save")
-    tmux("send-keys", "-t", "play", "C-d")
-    # tmux marks the pane dead when the terminal closes and fills in the exit status once
-    # it has reaped the process: on a busy machine the two can be read apart.
-    tmux.wait_for(
-        lambda s: tmux("display-message", "-p", "-t", "play", "#{pane_dead_status}").strip() != "",
-        "the program ending",
-    )
+    tmux.wait_for(lambda s: s.rstrip().endswith("game over>"), "the prompt after the save")
+
+    def ended(_: str) -> bool:
+        # tmux marks the pane dead when the terminal closes and fills in the exit status
+        # once it has reaped the process: on a busy machine the two can be read apart.
+        if tmux("display-message", "-p", "-t", "play", "#{pane_dead_status}").strip():
+            return True
+        # A key typed while the prompt is still being set up can be flushed with the
+        # terminal's pending input on a busy machine: Ctrl-D again until it lands.
+        tmux("send-keys", "-t", "play", "C-d")
+        time.sleep(1.0)
+        return False
+
+    tmux.wait_for(ended, "the program ending")
     status = tmux("display-message", "-p", "-t", "play", "#{pane_dead_status}").strip()
     assert status == "0"
     assert "Traceback" not in tmux.screen()
