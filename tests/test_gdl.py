@@ -529,3 +529,23 @@ def test_the_random_role_of_gdl_ii_is_the_chance_player(tmp_path: Path) -> None:
     seen = parse_kif(COIN.replace("(role random)", "(role random)\n(<= (sees p x) (role p))"), "c")
     problems = check_rules([r for rule in seen for r in expand_or(rule)])
     assert any("hidden information is not supported" in str(p) for p in problems)
+
+
+def test_a_move_map_with_only_returns_keeps_the_direct_moves(tmp_path: Path) -> None:
+    game = tmp_path / "lamp"
+    (game / "pages").mkdir(parents=True)
+    (game / "game.toml").write_text('name = "lamp"\nplayers = 1\ntarget = "gdl"\n')
+    (game / "interface.toml").write_text('[[actions]]\nname = "push"\n')
+    (game / "gdl.toml").write_text("returns = [-1.0, 1.0]\n")  # the scale, no [[moves]]
+    (game / "pages" / "all.kif").write_text(
+        "; page: all\n; implements: 1\n\n(role keeper)\n(init (lamp on))\n"
+        "(<= (legal keeper (push)) (true (lamp on)))\n"
+        "(<= (next (lamp off)) (does ?r (push)))\n"
+        "(<= terminal (true (lamp off)))\n(goal keeper 0)\n"
+    )
+    with compile_and_start(Workspace(game)) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.initial()
+        assert engine.legal_actions(state) == ["push()"]
+        assert engine.returns(engine.apply(state, "push()")) == [-1.0]  # goal 0, scaled

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -310,6 +311,9 @@ def _front(ws: Workspace) -> tuple[Description, str, dict[str, Any]] | list[Diag
         moves_path = ws.root / MOVES_FILE
         if moves_path.is_file():
             moves_text = moves_path.read_text(encoding="utf-8")
+            if interface is not None and interface.actions and not _has_move_rows(moves_text):
+                # roles, noop or returns only: the moves keep the direct mapping
+                moves_text = f"{moves_text.rstrip()}\n\n{interface_moves(interface)}"
             spec = parse_moves(moves_text, MOVES_FILE)
         elif interface is not None and interface.actions:
             moves_text = interface_moves(interface)
@@ -347,3 +351,11 @@ def check_page_syntax(ws: Workspace) -> GdlCompile:
     if isinstance(front, list):
         return GdlCompile(False, False, tuple(front), seconds=time.perf_counter() - started)
     return GdlCompile(True, False, (), None, time.perf_counter() - started)
+
+
+def _has_move_rows(text: str) -> bool:
+    """Whether a ``gdl.toml`` text has ``[[moves]]`` rows (bad TOML: left to the parser)."""
+    try:
+        return "moves" in tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return True
