@@ -273,3 +273,22 @@ def test_the_terminal_log_hides_what_the_seat_cannot_see() -> None:
     assert "  0. chance: (hidden)" in text and "coin(" not in text
     assert "seat 0 (human): add(n=1)" in text
     assert "seat 1 (bot:bot) moved" in text and "seat 0 sees counter=" in text
+
+
+@pytest.mark.parametrize("target", ["rulepage", "gdl", "rbg"])
+def test_games_of_every_target_are_played(target: str, tmp_path: Path) -> None:
+    import shutil
+
+    from rulebook2game.resources import CORPORA_DIR
+
+    game = tmp_path / "tic_tac_toe"
+    shutil.copytree(
+        CORPORA_DIR / target / "tic_tac_toe", game, ignore=shutil.ignore_patterns("build")
+    )
+    saved = tmp_path / "game.jsonl"
+    typed = "\n".join(["1", "1", "1", "1", "1", f"save {saved}", "quit"])
+    result = CliRunner().invoke(app, ["play", str(game), "--seed", "4"], input=typed + "\n")
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+    trace = read_trace(saved)
+    assert trace.end.terminal and trace.steps[0].action == "mark(row=0, col=0)"

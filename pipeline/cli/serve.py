@@ -31,9 +31,10 @@ def serve(
         if not 0 < port < 65536:
             raise BadWorkspaceError(f"--port {port}: expected 1 to 65535")
         err_console.print("[dim]compiling the game (checked build)...[/]")
-        engine, problem = None, None
+        game, engine, problem = None, None, None
         try:
-            engine = open_game(game_dir).engine
+            game = open_game(game_dir)
+            engine = game.engine
         except BadWorkspaceError:
             raise
         except Rulebook2GameError as exc:
@@ -45,8 +46,8 @@ def serve(
         try:
             uvicorn.run(create_app(site), host=host, port=port, log_level="warning")
         finally:
-            if engine is not None:
-                engine.close()
+            if game is not None:
+                game.close()
 
 
 def register(app: typer.Typer) -> None:

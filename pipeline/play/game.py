@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from rulebook2game.errors import BadWorkspaceError
+from rulebook2game.engine import Engine
+from rulebook2game.errors import BadWorkspaceError, CompileError, WorkerError
 from rulebook2game.play.resolve import PlayError
-from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets import known_targets
+from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import GameConfig, Workspace, open_workspace
 
 
@@ -22,27 +25,34 @@ class OpenGame:
 
     workspace: Workspace
     config: GameConfig
-    engine: RlEngine
+    engine: Engine[Any]
 
     def close(self) -> None:
-        """Stop the engine's worker."""
-        self.engine.close()
+        """Stop the engine's worker, if it has one."""
+        closer = getattr(self.engine, "close", None)
+        if callable(closer):
+            closer()
 
 
 def open_game(path: Path) -> OpenGame:
-    """Compile ``path``'s pages (checked build) and start the engine.
+    """Compile ``path``'s pages (checked build) with the game's target and start the engine.
 
     Raises:
         BadWorkspaceError: ``path`` is not a game directory or names an unknown target.
-        RlCompileError: the pages do not compile.
+        CompileError: the pages do not compile.
         WorkerError: the engine could not start.
     """
     ws = open_workspace(path)
     config = ws.config()
-    if config.target != "rl":
-        raise BadWorkspaceError(f"{path}: unknown target {config.target!r} (only rl is supported)")
-    engine = RlEngine.from_workspace(ws, optimized=False)
-    return OpenGame(ws, config, engine)
+    if config.target not in known_targets():
+        known = ", ".join(known_targets())
+        raise BadWorkspaceError(f"{path}: unknown target {config.target!r} (known: {known})")
+    started = compile_and_start(ws, optimized=False)
+    if started.engine is None:
+        if started.compile_failed:
+            raise CompileError(f"{path}: {started.error}")
+        raise WorkerError(f"{path}: {started.error}")
+    return OpenGame(ws, config, started.engine)
 
 
 def parse_seats(humans: list[int], bots: str, players: int) -> tuple[set[int], dict[int, str]]:
