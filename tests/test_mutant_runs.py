@@ -166,7 +166,7 @@ def _outcomes(n: int) -> tuple[MutantOutcome, ...]:
 def test_reports_list_every_survivor_with_its_column() -> None:
     run = MutantRun("g", (*_outcomes(26), replace(_outcomes(1)[0], id="k", status=KILLED)), 5.0, 27)
     text = render_mutants_markdown(run)
-    assert all(f"### `p:{i}:7` op: change" in text for i in range(1, 27))
+    assert all(f"### `p:{i}:op:{i}` at p:{i}:7: change" in text for i in range(1, 27))
     survivors = [f"p:{i}:7 op: change" for i in range(1, 27)]
     record = GameRecord(
         game="g",

@@ -85,7 +85,8 @@ def _section(title: str, items: list[MutantOutcome]) -> list[str]:
     lines = ["", f"## {title}", ""]
     for o in items:
         why = o.equivalent or o.finding
-        lines += [f"### `{o.where}` {o.operator}: {o.description}", ""]
+        # the id is what review_mutant and --equivalent take; where says page:line:column
+        lines += [f"### `{o.id}` at {o.where}: {o.description}", ""]
         lines += [why, ""] if why else []
         lines += ["```diff", o.diff.rstrip(), "```", ""]
     return lines
