@@ -24,6 +24,7 @@ from rulebook2game.targets.rulepage.compile import (
     RulePageBuild,
     RulePageCompile,
     map_diagnostic,
+    source_line,
 )
 from rulebook2game.targets.rulepage.sourcemap import GENERATED
 from rulebook2game.trace import write_text_atomic
@@ -43,14 +44,6 @@ RbgCompile = RulePageCompile
 """The outcome of compiling RBG pages (same shape as a RulePage compile)."""
 
 
-def _source_line(root: Path, file: str, line: int) -> str | None:
-    try:
-        lines = (root / file).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    return lines[line - 1].expandtabs(4) if 1 <= line <= len(lines) else None
-
-
 def _problem(ws: Workspace, exc: RbgProblem) -> Diagnostic:
     at = exc.at
     return Diagnostic(
@@ -60,7 +53,7 @@ def _problem(ws: Workspace, exc: RbgProblem) -> Diagnostic:
         exc.message,
         "error",
         (),
-        _source_line(ws.root, at.file, at.line),
+        source_line(ws.root, at.file, at.line),
     )
 
 

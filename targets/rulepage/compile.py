@@ -84,7 +84,8 @@ def read_pages(ws: Workspace) -> list[Page]:
     ]
 
 
-def _source_line(root: Path, file: str, line: int) -> str | None:
+def source_line(root: Path, file: str, line: int) -> str | None:
+    """Line ``line`` of page ``file`` (tabs expanded), for a diagnostic; ``None`` if absent."""
     try:
         lines = (root / file).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
@@ -102,7 +103,7 @@ def problem_diagnostic(root: Path, problem: PageProblem) -> Diagnostic:
         problem.message,
         "error",
         (),
-        _source_line(root, at.file, at.line),
+        source_line(root, at.file, at.line),
     )
 
 
@@ -120,7 +121,7 @@ def map_diagnostic(root: Path, d: Diagnostic, source_map: SourceMap) -> Diagnost
         return replace(d, message=message, remarks=remarks)
     file, line, column = found
     return Diagnostic(
-        file, line, column, message, d.severity, remarks, _source_line(root, file, line)
+        file, line, column, message, d.severity, remarks, source_line(root, file, line)
     )
 
 
