@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -20,6 +21,12 @@ __all__ = ["ttt_dir"]
 pytestmark = pytest.mark.slow
 WAIT = 60.0
 """Seconds to wait for the screen to show something before the test gives up."""
+TERMINAL_ENV = {
+    key: os.environ[key]
+    for key in ("PATH", "HOME", "LANG", "LC_ALL", "VIRTUAL_ENV", "TMPDIR")
+    if key in os.environ
+} | {"TERM": "xterm-256color"}
+"""The environment of the terminal: a user's basics, nothing earlier tests set."""
 
 
 class Tmux:
@@ -30,7 +37,22 @@ class Tmux:
 
     def __call__(self, *args: str) -> str:
         done = subprocess.run(
-            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, check=True
+            ["tmux", "-S", str(self.socket), *args],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=TERMINAL_ENV,  # a user's shell, not what earlier tests left in os.environ
+        )
+        return done.stdout
+
+    def processes(self) -> str:
+        """What the pane's processes are doing (for a failure message)."""
+        pid = self("display-message", "-p", "-t", "play", "#{pane_pid}").strip()
+        done = subprocess.run(
+            ["ps", "-o", "pid,ppid,stat,wchan:24,etime,args", "--forest", "-g", pid],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         return done.stdout
 
@@ -44,7 +66,9 @@ class Tmux:
             if test(text):
                 return text
             time.sleep(0.1)
-        raise AssertionError(f"the terminal never showed {what}:\n{self.screen()}")
+        raise AssertionError(
+            f"the terminal never showed {what}:\n{self.screen()}\n{self.processes()}"
+        )
 
     def type(self, line: str) -> None:
         self("send-keys", "-t", "play", "-l", line)
