@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from rulebook2game.targets.gdl.graph import strongly_connected
 from rulebook2game.targets.gdl.kif import (
     Const,
     Distinct,
@@ -111,53 +112,9 @@ def _safety(rule: Rule) -> Problem | None:
 
 
 def _sccs(graph: dict[str, set[str]]) -> dict[str, int]:
-    """Tarjan's strongly connected components: node -> component id."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    comp: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    counter = [0, 0]
-
-    def visit(root: str) -> None:
-        work = [(root, iter(sorted(graph.get(root, ()))))]
-        index[root] = low[root] = counter[0]
-        counter[0] += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for nxt in it:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter[0]
-                    counter[0] += 1
-                    stack.append(nxt)
-                    on.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                    advanced = True
-                    break
-                if nxt in on:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on.discard(member)
-                    comp[member] = counter[1]
-                    if member == node:
-                        break
-                counter[1] += 1
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return comp
+    """Strongly connected components: node -> component id."""
+    components = strongly_connected(graph)
+    return {member: i for i, members in enumerate(components) for member in members}
 
 
 def _depends(graph: dict[str, set[str]], start: str) -> set[str]:

@@ -34,6 +34,7 @@ from pathlib import Path
 import clingo
 
 from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.targets.gdl.graph import strongly_connected
 
 MAX_SOURCE = 512 * 1024
 """Characters of C beyond which the network is not compiled (gcc would take minutes)."""
@@ -100,53 +101,8 @@ def _order(rules: list[tuple[int, tuple[int, ...]]], inputs: set[int]) -> list[l
     deps: dict[int, set[int]] = defaultdict(set)
     for head, body in rules:
         deps[head].update(abs(lit) for lit in body if abs(lit) not in inputs)
-    nodes = sorted(deps)
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(deps.get(root, ()))))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            node, it = work[-1]
-            pushed = False
-            for nxt in it:
-                if nxt not in deps:
-                    continue  # an atom no rule defines: always false
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on.add(nxt)
-                    work.append((nxt, iter(sorted(deps.get(nxt, ())))))
-                    pushed = True
-                    break
-                if nxt in on:
-                    low[node] = min(low[node], index[nxt])
-            if pushed:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                comp: list[int] = []
-                while True:
-                    member = stack.pop()
-                    on.discard(member)
-                    comp.append(member)
-                    if member == node:
-                        break
-                out.append(sorted(comp))
-    return out
+    # an atom no rule defines is always false: not followed
+    return [sorted(c) for c in strongly_connected(deps, follow=lambda atom: atom in deps)]
 
 
 def _depends_on(rules: list[tuple[int, tuple[int, ...]]], roots: set[int]) -> set[int]:
