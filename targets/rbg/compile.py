@@ -8,9 +8,7 @@ faults are mapped back to the RBG page line by the same source map.
 
 from __future__ import annotations
 
-import json
 import time
-from pathlib import Path
 
 from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.targets.rbg.lower import Lowered, lower
@@ -23,11 +21,10 @@ from rulebook2game.targets.rl.diagnostics import Diagnostic
 from rulebook2game.targets.rulepage.compile import (
     RulePageBuild,
     RulePageCompile,
+    generated_workspace,
     map_diagnostic,
     source_line,
 )
-from rulebook2game.targets.rulepage.sourcemap import GENERATED
-from rulebook2game.trace import write_text_atomic
 from rulebook2game.workspace import Workspace
 
 PAGE_SUFFIX = ".rbg"
@@ -134,27 +131,6 @@ def lower_workspace(ws: Workspace) -> Lowered | list[Diagnostic]:
     return lower(desc, interface, mapping)
 
 
-def _write_if_changed(path: Path, text: str) -> None:
-    old = path.read_text(encoding="utf-8") if path.is_file() else None
-    if old != text:
-        write_text_atomic(path, text)
-
-
-def _generated_workspace(ws: Workspace, lowered: Lowered) -> Workspace:
-    root = ws.build_dir / GENERATED_DIR
-    (root / GENERATED).parent.mkdir(parents=True, exist_ok=True)
-    _write_if_changed(root / GENERATED, lowered.source)
-    config = ws.config()
-    _write_if_changed(
-        root / "game.toml",
-        f'name = {json.dumps(config.name)}\nplayers = {config.players}\ntarget = "rl"\n',
-    )
-    interface = ws.root / "interface.toml"
-    if interface.is_file():
-        _write_if_changed(root / "interface.toml", interface.read_text(encoding="utf-8"))
-    return Workspace(root)
-
-
 def _finish(ws: Workspace, lowered: Lowered, result: CompileResult, started: float) -> RbgCompile:
     seconds = time.perf_counter() - started
     if not result.ok:
@@ -173,7 +149,7 @@ def compile_pages(ws: Workspace, optimized: bool = False) -> RbgCompile:
     lowered = lower_workspace(ws)
     if isinstance(lowered, list):
         return RbgCompile(False, optimized, tuple(lowered), seconds=time.perf_counter() - started)
-    generated = _generated_workspace(ws, lowered)
+    generated = generated_workspace(ws, lowered.source, GENERATED_DIR)
     return _finish(ws, lowered, compile_workspace(generated, optimized=optimized), started)
 
 
@@ -184,5 +160,5 @@ def check_page_syntax(ws: Workspace) -> RbgCompile:
     lowered = lower_workspace(ws)
     if isinstance(lowered, list):
         return RbgCompile(False, False, tuple(lowered), seconds=time.perf_counter() - started)
-    generated = _generated_workspace(ws, lowered)
+    generated = generated_workspace(ws, lowered.source, GENERATED_DIR)
     return _finish(ws, lowered, check_syntax(generated), started)

@@ -151,12 +151,13 @@ def _write_if_changed(path: Path, text: str) -> None:
         write_text_atomic(path, text)
 
 
-def _generated_workspace(ws: Workspace, lowered: Lowered) -> Workspace:
-    """The generated program as an rl game directory of its own (same name, players and
-    action interface), so the rl target compiles and checks it like any rl game."""
-    root = ws.build_dir / GENERATED_DIR
+def generated_workspace(ws: Workspace, source: str, folder: str = GENERATED_DIR) -> Workspace:
+    """The generated program ``source`` as an rl game directory of its own in
+    ``build/FOLDER`` (same name, players and action interface), so the rl target
+    compiles and checks it like any rl game."""
+    root = ws.build_dir / folder
     (root / GENERATED).parent.mkdir(parents=True, exist_ok=True)
-    _write_if_changed(root / GENERATED, lowered.source)
+    _write_if_changed(root / GENERATED, source)
     config = ws.config()
     _write_if_changed(
         root / "game.toml",
@@ -194,7 +195,7 @@ def compile_pages(
         return RulePageCompile(
             False, optimized, tuple(lowered), seconds=time.perf_counter() - started
         )
-    generated = _generated_workspace(ws, lowered)
+    generated = generated_workspace(ws, lowered.source)
     compiled = compile_workspace(generated, optimized=optimized, coverage=coverage)
     return _finish(ws, lowered, compiled, started)
 
@@ -206,5 +207,5 @@ def check_page_syntax(ws: Workspace) -> RulePageCompile:
     lowered = lower_workspace(ws)
     if isinstance(lowered, list):
         return RulePageCompile(False, False, tuple(lowered), seconds=time.perf_counter() - started)
-    generated = _generated_workspace(ws, lowered)
+    generated = generated_workspace(ws, lowered.source)
     return _finish(ws, lowered, check_syntax(generated), started)
