@@ -51,6 +51,34 @@ act play() -> Game:
     act mark(BInt<0, 3> y)
 """
 
+MIXED = """
+import action
+import bounded_arg
+
+fun r2g_mixed_point() -> Bool:
+    return true
+
+@classes
+act play() -> Game:
+    frm n = 0
+    while n < 4:
+        if n == 3:
+            actions:
+                act mark(BInt<0, 3> x)
+                    n = n + 1
+                act other()
+                    n = n + 1
+        else if n % 2 == 0:
+            actions:
+                act mark(BInt<0, 3> x)
+                    n = n + 1
+        else:
+            actions:
+                act other()
+                    n = n + 1
+"""
+"""A point of every action (first), then one point per action: the RulePage shape."""
+
 
 def _dump(tmp_path: Path, source: str) -> str:
     page = tmp_path / "game.rl"
@@ -80,3 +108,10 @@ def test_text_without_action_statements_has_no_map() -> None:
     assert parse_resume_points("") is None
     unreadable = 'rlc.action "mark" #fun_info2 {\n}\n'
     assert parse_resume_points(unreadable) is None
+
+
+def test_a_declared_mixed_point_is_left_out_and_each_name_keeps_its_own(tmp_path: Path) -> None:
+    # the block of every action is point 1; `mark` and `other` have 2 and 3 of their own
+    assert parse_resume_points(_dump(tmp_path, MIXED)) == {"mark": 2, "other": 3}
+    undeclared = MIXED.replace("fun r2g_mixed_point() -> Bool:\n    return true\n", "")
+    assert parse_resume_points(_dump(tmp_path, undeclared)) is None
