@@ -499,3 +499,18 @@ def test_overlapping_groups_keep_every_legal_action_and_replay(tmp_path: Path) -
                 actions.append(choose(checked.legal_actions(state)))
                 state = checked.apply(state, actions[-1])
             assert tuple(actions) == game.actions
+
+
+def test_a_phase_written_in_an_offer_condition_still_makes_a_group(tmp_path: Path) -> None:
+    # `g.total < 5` names no argument: it is part of add's guard, while `n == 1` is not;
+    # a top-level `or` keeps a condition whole
+    play = OVERLAP.replace(
+        "offer add(n) when g.total + n <= 9", "offer add(n) when g.total < 5 and n == 1"
+    ).replace("offer stop() when g.total > 0", "offer stop() when g.total >= 5 or g.stopped")
+    ws = _game(tmp_path / "g", {**BASE, "play": play})
+    lowered = lower_workspace(ws)
+    assert not isinstance(lowered, list), lowered
+    assert lowered.groups == (("add",), ("stop",), ("coin",))
+    assert "if (g.total < 5):" in lowered.source
+    assert "if (g.total >= 5 or g.stopped):" in lowered.source
+    assert _play(ws, ["add(n=1)"] * 5)[0] == ["stop()"]

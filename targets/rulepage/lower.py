@@ -72,6 +72,40 @@ class _Problems:
         self.found.append(PageProblem(at, message))
 
 
+_AND_OR = re.compile(r"\b(and|or)\b")
+
+
+def _conjuncts(text: Text) -> list[Text]:
+    """The top-level ``and`` parts of the condition ``text`` (each with its own column),
+    or ``text`` itself when an ``or`` is at the top level or a string is in it."""
+    if '"' in text.text or "'" in text.text:
+        return [text]
+    parts: list[Text] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text.text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch in "ao":
+            word = _AND_OR.match(text.text, i)
+            if word is None or (i > 0 and (text.text[i - 1].isalnum() or text.text[i - 1] == "_")):
+                continue
+            if word.group(1) == "or":
+                return [text]
+            parts.append(_part(text, start, i))
+            start = word.end()
+    parts.append(_part(text, start, len(text.text)))
+    return [p for p in parts if p.text]
+
+
+def _part(text: Text, start: int, end: int) -> Text:
+    piece = text.text[start:end]
+    lead = len(piece) - len(piece.lstrip())
+    at = Span(text.at.file, text.at.line, text.at.column + start + lead)
+    return Text(piece.strip(), at)
+
+
 def _split_args(text: str) -> list[str]:
     """Top-level comma-separated parts of ``text`` (brackets respected)."""
     parts, depth, current = [], 0, ""
@@ -100,8 +134,8 @@ class _Kind:
     interface: bool
 
 
-_Term = tuple[int, Text | None, Text | None]
-"""One offer's argument-free conditions: tier, page ``when``, offer condition (None: true)."""
+_Term = tuple[int, tuple[Text, ...]]
+"""One offer's argument-free conditions: its tier and the conditions that must all hold."""
 _Group = tuple[list[_Term], list[_Kind]]
 """Actions of one guard (any of the terms holds) and the guard's terms."""
 
@@ -655,21 +689,29 @@ class Composer:
         if self.logs:  # each action's log starts empty
             o.line("    let no_lines : Vector<String>")
             o.line("    g.r2gp_log = no_lines")
+        # One stack of pending follow-ups: a reduction appends its follow-ups in the
+        # order written, and they are reversed in place so that the first is applied
+        # next (depth first); one buffer to clear per action instead of two.
         o.line("    let out : R2gpSteps")
         o.line("    r2gp_reduce(g, first, out)")
         o.line("    r2gp_settle(g)")
-        o.line("    if out.size == 0:")
-        o.line("        return")
-        o.line("    let stack : R2gpSteps")
         o.line("    let count = 0")
+        o.line("    let base = 0")
         o.line("    while true:")
-        o.line("        while out.size > 0:")
-        o.line("            out.size = out.size - 1")
-        o.line("            stack.append(out.items[out.size])")
-        o.line("        if stack.size == 0:")
+        o.line("        let lo = base")
+        o.line("        let hi = out.size - 1")
+        o.line("        while lo < hi:")
+        o.line("            let swap = out.items[lo]")
+        o.line("            out.items[lo] = out.items[hi]")
+        o.line("            out.items[hi] = swap")
+        o.line("            lo = lo + 1")
+        o.line("            hi = hi - 1")
+        o.line("        if out.size == 0:")
         o.line("            return")
-        o.line("        stack.size = stack.size - 1")
-        o.line("        r2gp_reduce(g, stack.items[stack.size], out)")
+        o.line("        out.size = out.size - 1")
+        o.line("        base = out.size")
+        o.line("        let step = out.items[base]  # a copy: its slot takes the next follow-ups")
+        o.line("        r2gp_reduce(g, step, out)")
         o.line("        r2gp_settle(g)")
         o.line("        count = count + 1")
         o.line(
@@ -682,42 +724,39 @@ class Composer:
     # -- groups: one resumption point per guard -----------------------------------
 
     def _guard_terms(self, kind: _Kind) -> list[_Term]:
-        """The argument-free part of each offer of ``kind``: its tier, its page's ``when``
-        and its own condition (each left out, as if true, when it names an argument)."""
+        """The argument-free part of each offer of ``kind``: its tier and the conjuncts
+        of its page's ``when`` and of its own condition that name no argument."""
         terms: list[_Term] = []
-        seen: set[tuple[int, str | None, str | None]] = set()
+        seen: set[tuple[int, tuple[str, ...]]] = set()
         for page in self.pages:
             for offer in page.offers:
                 if offer.action.name != kind.name:
                     continue
                 names = [re.escape(p) for p in offer.action.params]
                 mentions = re.compile(r"\b(?:" + "|".join(names) + r")\b") if names else None
-                parts = [
-                    None if text is None or (mentions and mentions.search(text.text)) else text
+                texts = tuple(
+                    part
                     for text in (page.when, offer.condition)
-                ]
-                when, cond = parts
-                key = (TIERS[page.tier], when.text if when else None, cond.text if cond else None)
+                    if text is not None
+                    for part in _conjuncts(text)
+                    if mentions is None or not mentions.search(part.text)
+                )
+                key = (TIERS[page.tier], tuple(t.text for t in texts))
                 if key not in seen:
                     seen.add(key)
-                    terms.append((TIERS[page.tier], when, cond))
+                    terms.append((TIERS[page.tier], texts))
         return terms
 
     def groups(self) -> list[_Group]:
         """The interface actions grouped by guard (the same argument-free conditions),
         in the order of their first action; each with its guard's terms (an action is
         possible only while one of its terms holds)."""
-        found: dict[tuple[tuple[int, str | None, str | None], ...], int] = {}
+        found: dict[tuple[tuple[int, tuple[str, ...]], ...], int] = {}
         out: list[_Group] = []
         for spec in self.interface.actions:
             kind = self.kinds[spec.name]
             terms = self._guard_terms(kind)
-            key = tuple(
-                sorted(
-                    ((t, w.text if w else None, c.text if c else None) for t, w, c in terms),
-                    key=repr,
-                )
-            )
+            key = tuple(sorted(((t, tuple(x.text for x in texts)) for t, texts in terms), key=repr))
             if key not in found:
                 found[key] = len(out)
                 out.append((terms, []))
@@ -730,13 +769,12 @@ class Composer:
         o = self.out
         for number, (terms, _kinds) in enumerate(groups):
             o.line(f"fun r2gp_guard__{number}(State g, Int tier) -> Bool:")
-            for tier, when, cond in terms:
+            for tier, texts in terms:
                 o.line(f"    if tier == {tier}:")
                 indent = "        "
-                for text in (when, cond):
-                    if text is not None:
-                        o.user(f"{indent}if (", text.text + "):", *self._where(text))
-                        indent += "    "
+                for text in texts:
+                    o.user(f"{indent}if (", text.text + "):", *self._where(text))
+                    indent += "    "
                 o.line(f"{indent}return true")
             o.line("    return false")
             o.line("")
