@@ -1,12 +1,12 @@
-"""Native playouts/s of two builds of each game, measured alternately, and their ratio.
+"""Native playouts/s of two or more builds of each game, measured alternately, and ratios.
 
     python evals/native_ratio.py corpora corpora/rulepage --rounds 3 --seconds 1.5
 
-For every game found in both corpus folders, runs ``profile_native.py`` (the -O2
-build's native loop in a fresh process, CPU time) on the first folder's game, then on
-the second's, ``--rounds`` times in turn, so that both see the same load of a shared
-machine; prints each side's median and the ratio first / second. The builds are
-compiled (or taken from the cache) before the timed rounds.
+For every game found in every corpus folder given, runs ``profile_native.py`` (the -O2
+build's native loop in a fresh process, CPU time) on each folder's game in turn,
+``--rounds`` times, so that all see the same load of a shared machine; prints each
+folder's median and the ratio of the first folder's median to each other's. The
+builds are compiled (or taken from the cache) before the timed rounds.
 """
 
 from __future__ import annotations
@@ -39,31 +39,35 @@ def rate(game: Path, seconds: float) -> float:
 def main() -> None:
     """Measure every game of both folders alternately and print a Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("first", type=Path)
-    parser.add_argument("second", type=Path)
+    parser.add_argument("folders", type=Path, nargs="+")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--games", nargs="*", default=None)
     args = parser.parse_args()
+    first, others = args.folders[0], args.folders[1:]
+    if not others:
+        raise SystemExit("give at least two corpus folders")
     names = sorted(
         p.parent.name
-        for p in args.first.glob("*/game.toml")
-        if (args.second / p.parent.name / "game.toml").is_file()
+        for p in first.glob("*/game.toml")
+        if all((o / p.parent.name / "game.toml").is_file() for o in others)
     )
     if args.games:
         names = [n for n in names if n in args.games]
-    print(f"| game | {args.first} | {args.second} | ratio |")
-    print("|---|---|---|---|")
+    heads = [str(f) for f in args.folders] + [f"{first} / {o}" for o in others]
+    print("| game | " + " | ".join(heads) + " |")
+    print("|---" * (len(heads) + 1) + "|")
     for name in names:
-        pair = (args.first / name, args.second / name)
-        for game in pair:  # compile outside the timed rounds
+        games = [f / name for f in args.folders]
+        for game in games:  # compile outside the timed rounds
             rate(game, 0.1)
-        runs: tuple[list[float], list[float]] = ([], [])
+        runs: list[list[float]] = [[] for _ in games]
         for _ in range(args.rounds):
-            for side, game in enumerate(pair):
+            for side, game in enumerate(games):
                 runs[side].append(rate(game, args.seconds))
-        a, b = (statistics.median(r) for r in runs)
-        print(f"| {name} | {a:,.0f} | {b:,.0f} | {a / b:.2f} |", flush=True)
+        medians = [statistics.median(r) for r in runs]
+        cells = [f"{m:,.0f}" for m in medians] + [f"{medians[0] / m:.2f}" for m in medians[1:]]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -695,6 +695,8 @@ class Composer:
         o.line("    let out : R2gpSteps")
         o.line("    r2gp_reduce(g, first, out)")
         o.line("    r2gp_settle(g)")
+        o.line("    if out.size == 0:")
+        o.line("        return")
         o.line("    let count = 0")
         o.line("    let base = 0")
         o.line("    while true:")
