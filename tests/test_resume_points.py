@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from rulebook2game.targets.rl.playout_rng import PlayoutRng
 from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, parse_resume_points
 from rulebook2game.targets.rl.toolchain import find_toolchain
 
@@ -115,3 +116,17 @@ def test_a_declared_mixed_point_is_left_out_and_each_name_keeps_its_own(tmp_path
     assert parse_resume_points(_dump(tmp_path, MIXED)) == {"mark": 2, "other": 3}
     undeclared = MIXED.replace("fun r2g_mixed_point() -> Bool:\n    return true\n", "")
     assert parse_resume_points(_dump(tmp_path, undeclared)) is None
+
+
+def test_the_replay_reads_legal_actions_at_two_points_as_the_mixed_point() -> None:
+    points = [1, 1, 2, 2, 2, 2]
+    for seed in range(20):
+        mapped, whole = PlayoutRng(seed), PlayoutRng(seed)
+        # at two points: drawn from the whole table, exactly as with no map at all
+        assert mapped.pick(6, [1, 4], points) == whole.pick(6, [1, 4], ())
+        assert mapped.state == whole.state
+    # at one point: drawn among that point's four entries only
+    narrowed, whole = PlayoutRng(3), PlayoutRng(3)
+    narrowed.pick(6, [4], points)
+    whole.pick(6, [4], ())
+    assert narrowed.state != whole.state
