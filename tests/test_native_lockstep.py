@@ -9,10 +9,11 @@ game, on every corpus game of both targets:
 - each of those games is replayed step by step on the checked build, with every legal
   action taken from the *whole* action table, and the loop's choices reproduced in
   Python (``PlayoutRng``): the replay takes the same actions. A resume-point map that
-  left out a legal action would change the draws (or make the replay refuse legal
-  actions at two points). A game that lists its moves (the rbg target's, and
-  ``breakthrough_squares``) draws once among the listed moves; its list is compared
-  with the legal set found by testing the whole table at every step.
+  left out a legal action would change the draws (the replay reads legal actions at
+  two points as a mixed point, where the whole table is drawn from). A game that
+  lists its moves (the rbg target's, and ``breakthrough_squares``) draws once among
+  the listed moves; its list is compared with the legal set found by testing the
+  whole table at every step.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from rulebook2game.targets.rl.playout_rng import PlayoutRng
 from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, parse_resume_points
 from rulebook2game.targets.rl.toolchain import find_toolchain
 
@@ -51,6 +52,34 @@ act play() -> Game:
     act mark(BInt<0, 3> y)
 """
 
+MIXED = """
+import action
+import bounded_arg
+
+fun r2g_mixed_point() -> Bool:
+    return true
+
+@classes
+act play() -> Game:
+    frm n = 0
+    while n < 4:
+        if n == 3:
+            actions:
+                act mark(BInt<0, 3> x)
+                    n = n + 1
+                act other()
+                    n = n + 1
+        else if n % 2 == 0:
+            actions:
+                act mark(BInt<0, 3> x)
+                    n = n + 1
+        else:
+            actions:
+                act other()
+                    n = n + 1
+"""
+"""A point of every action (first), then one point per action: the RulePage shape."""
+
 
 def _dump(tmp_path: Path, source: str) -> str:
     page = tmp_path / "game.rl"
@@ -80,3 +109,24 @@ def test_text_without_action_statements_has_no_map() -> None:
     assert parse_resume_points("") is None
     unreadable = 'rlc.action "mark" #fun_info2 {\n}\n'
     assert parse_resume_points(unreadable) is None
+
+
+def test_a_declared_mixed_point_is_left_out_and_each_name_keeps_its_own(tmp_path: Path) -> None:
+    # the block of every action is point 1; `mark` and `other` have 2 and 3 of their own
+    assert parse_resume_points(_dump(tmp_path, MIXED)) == {"mark": 2, "other": 3}
+    undeclared = MIXED.replace("fun r2g_mixed_point() -> Bool:\n    return true\n", "")
+    assert parse_resume_points(_dump(tmp_path, undeclared)) is None
+
+
+def test_the_replay_reads_legal_actions_at_two_points_as_the_mixed_point() -> None:
+    points = [1, 1, 2, 2, 2, 2]
+    for seed in range(20):
+        mapped, whole = PlayoutRng(seed), PlayoutRng(seed)
+        # at two points: drawn from the whole table, exactly as with no map at all
+        assert mapped.pick(6, [1, 4], points) == whole.pick(6, [1, 4], ())
+        assert mapped.state == whole.state
+    # at one point: drawn among that point's four entries only
+    narrowed, whole = PlayoutRng(3), PlayoutRng(3)
+    narrowed.pick(6, [4], points)
+    whole.pick(6, [4], ())
+    assert narrowed.state != whole.state

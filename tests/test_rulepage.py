@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebook2game.check.native import native_chooser
 from rulebook2game.check.run import ALL_STAGES, against_stage, run_check
 from rulebook2game.engine import CHANCE
 from rulebook2game.errors import EngineFault
@@ -16,6 +17,8 @@ from rulebook2game.regress import RegressSettings, regress
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rulepage.compile import lower_workspace
 from rulebook2game.workspace import Workspace, open_workspace
 
 GOLD = CORPORA_DIR / "rulepage"
@@ -420,3 +423,94 @@ def test_a_code_block_may_not_define_a_hook_the_target_writes(tmp_path: Path) ->
     result = get_target("rulepage").compile(ws)
     assert [d.location for d in result.diagnostics] == ["pages/extra.page:6:5"]
     assert "`score` is written by the rulepage target" in result.diagnostics[0].message
+
+
+# -- groups: each guard's actions wait at a resumption point of their own -------------
+
+
+def test_hearts_phases_lower_to_one_group_each() -> None:
+    lowered = lower_workspace(open_workspace(GOLD / "hearts"))
+    assert not isinstance(lowered, list), lowered
+    # chance draws the direction, chance deals, players pass, players play: the native
+    # loop draws among one phase's 4 or 52 entries, not the whole 160-entry table
+    assert lowered.groups == (("pass_direction",), ("deal",), ("pass_card",), ("play",))
+    pig = lower_workspace(open_workspace(GOLD / "pig"))
+    assert not isinstance(pig, list), pig
+    assert pig.groups == (("roll", "hold"), ("die",))
+    ttt = lower_workspace(open_workspace(GOLD / "tic_tac_toe"))
+    assert not isinstance(ttt, list), ttt
+    assert ttt.groups == ()  # one group: one actions block, as before
+
+
+def test_rulepage_hearts_build_tests_only_the_actions_of_its_phase(tmp_path: Path) -> None:
+    game = shutil.copytree(GOLD / "hearts", tmp_path / "hearts", ignore=_BUILDS)
+    with compile_and_start(open_workspace(game), optimized=True) as made:
+        engine = made.engine
+        assert isinstance(engine, RlEngine), made.error
+        points = engine.action_points
+        assert len(points) == len(engine.action_texts) == 160
+        by_name: dict[str, set[int]] = {}
+        for text, point in zip(engine.action_texts, points, strict=True):
+            by_name.setdefault(text.split("(")[0], set()).add(point)
+    assert all(len(p) == 1 for p in by_name.values())
+    assert len({min(p) for p in by_name.values()}) == 4
+
+
+OVERLAP = """# page: play
+# implements: 2
+# Add one or two while the total stays at most 9; stop once something was added.
+
+offer add(n) when g.total + n <= 9
+offer stop() when g.total > 0
+
+on add(n):
+    g.total = g.total + n
+
+on stop():
+    g.stopped = true
+"""
+
+
+def test_overlapping_groups_keep_every_legal_action_and_replay(tmp_path: Path) -> None:
+    # `add`'s guard always holds (its condition names n), `stop`'s when the total is
+    # positive: at 0 only add is possible, at 9 only stop (add's guard holds but no add
+    # is legal), in between both (the block of every action).
+    ws = _game(tmp_path / "g", {**BASE, "play": OVERLAP})
+    lowered = lower_workspace(ws)
+    assert not isinstance(lowered, list), lowered
+    assert lowered.groups == (("add",), ("stop",), ("coin",))
+    assert _play(ws, [])[0] == ["add(n=1)", "add(n=2)"]
+    assert _play(ws, ["add(n=2)"])[0] == ["add(n=1)", "add(n=2)", "stop()"]
+    assert _play(ws, ["add(n=2)"] * 4 + ["add(n=1)"])[0] == ["stop()"]
+    with (
+        compile_and_start(ws, optimized=True) as fast_made,
+        compile_and_start(ws, optimized=False) as checked_made,
+    ):
+        fast, checked = fast_made.engine, checked_made.engine
+        assert isinstance(fast, RlEngine) and isinstance(checked, RlEngine)
+        assert len(set(fast.action_points)) == 3
+        played = fast.playouts(7, 40, 100, record=True)
+        assert played == checked.playouts(7, 40, 100, record=True)
+        assert len({g.actions for g in played}) > 10
+        choose = native_chooser(checked, 7)
+        for game in played:
+            state, actions = checked.initial(), []
+            while not checked.is_terminal(state):
+                actions.append(choose(checked.legal_actions(state)))
+                state = checked.apply(state, actions[-1])
+            assert tuple(actions) == game.actions
+
+
+def test_a_phase_written_in_an_offer_condition_still_makes_a_group(tmp_path: Path) -> None:
+    # `g.total < 5` names no argument: it is part of add's guard, while `n == 1` is not;
+    # a top-level `or` keeps a condition whole
+    play = OVERLAP.replace(
+        "offer add(n) when g.total + n <= 9", "offer add(n) when g.total < 5 and n == 1"
+    ).replace("offer stop() when g.total > 0", "offer stop() when g.total >= 5 or g.stopped")
+    ws = _game(tmp_path / "g", {**BASE, "play": play})
+    lowered = lower_workspace(ws)
+    assert not isinstance(lowered, list), lowered
+    assert lowered.groups == (("add",), ("stop",), ("coin",))
+    assert "if (g.total < 5):" in lowered.source
+    assert "if (g.total >= 5 or g.stopped):" in lowered.source
+    assert _play(ws, ["add(n=1)"] * 5)[0] == ["stop()"]

@@ -6,7 +6,8 @@
 
 1. the candidates are the action-table indices whose resumption point is the point the
    game is suspended at (``points``, one per table entry, from the build; with no
-   points, the whole table), in table order: ``m`` of them;
+   points, or at a point of no entries, the whole table), in table order: ``m`` of
+   them;
 2. up to ``m // 4 + 8`` times, draw ``c = candidates[below(m)]`` and take it if it is
    legal (rejection sampling: every legal action is equally likely);
 3. if every draw missed, take ``legal[below(len(legal))]`` with the legal action
@@ -21,7 +22,9 @@ sorting), one draw per step.
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through
 ``action_texts``), a :class:`PlayoutRng` makes the same choices: the point of a state
-that has legal actions is the point of any of them. So a batch whose worker died can
+that has legal actions is the point of any of them, and legal actions at several points
+mean a *mixed point* (``resume_points.py``: a point of every action, left out of the
+map, where the loop tests the whole table). So a batch whose worker died can
 be replayed step by step to find the game and the action that killed it, and the
 optimized loop can be played in lockstep against the checked build.
 """
@@ -71,9 +74,6 @@ class PlayoutRng:
         table entry (empty: every entry is a candidate); ``listed``: the game lists its
         moves, so the loop draws once among them. ``None`` when nothing is legal.
 
-        Raises:
-            ValueError: the legal actions do not share one point, so the native loop,
-                which tests only one point's actions, could not have taken them all.
         """
         if size == 0 or not legal:
             return None
@@ -94,7 +94,5 @@ class PlayoutRng:
             return list(range(size))
         point = points[legal[0]]
         if any(points[i] != point for i in legal):
-            raise ValueError(
-                "legal actions at two resumption points: the resume-point map is wrong"
-            )
+            return list(range(size))  # a mixed point: the whole table
         return [i for i in range(size) if points[i] == point]

@@ -7,6 +7,13 @@ The program keeps the algebra's shape (see ``reference.md`` for the semantics):
   game loop; it is legal when the active tier (priority > chance > ordinary) has a page
   offering it whose page condition, offer condition and every bonded modifier's
   ``require`` hold.
+- The actions are grouped by their *guard*, the part of their legality that reads no
+  argument (tier, page ``when``, argument-free offer conditions), and each group waits
+  in an ``actions:`` block of its own, entered when its guard is the only one that
+  holds: the native playout loop then draws only among that group's entries (rl
+  resumption points, ``targets/rl/resume_points.py``), as it does for an rl game with
+  phases. When several groups' guards hold and more than one of them has a legal
+  action (or none has), the loop waits in one block offering every action.
 - Applying an action runs its owner's ``on`` block, then the bonded modifiers' ``on``
   blocks in bond order, then the auto rules to a fixpoint, then each follow-up the
   same way (depth first, in the order they were emitted), within fixed bounds.
@@ -52,6 +59,9 @@ class Lowered:
 
     source: str
     source_map: SourceMap
+    groups: tuple[tuple[str, ...], ...] = ()
+    """The interface actions by group (see :meth:`Composer.groups`), each group waiting
+    at a resumption point of its own in ``play()``; empty when there is one group."""
 
 
 class _Problems:
@@ -60,6 +70,40 @@ class _Problems:
 
     def add(self, at: Span, message: str) -> None:
         self.found.append(PageProblem(at, message))
+
+
+_AND_OR = re.compile(r"\b(and|or)\b")
+
+
+def _conjuncts(text: Text) -> list[Text]:
+    """The top-level ``and`` parts of the condition ``text`` (each with its own column),
+    or ``text`` itself when an ``or`` is at the top level or a string is in it."""
+    if '"' in text.text or "'" in text.text:
+        return [text]
+    parts: list[Text] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text.text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch in "ao":
+            word = _AND_OR.match(text.text, i)
+            if word is None or (i > 0 and (text.text[i - 1].isalnum() or text.text[i - 1] == "_")):
+                continue
+            if word.group(1) == "or":
+                return [text]
+            parts.append(_part(text, start, i))
+            start = word.end()
+    parts.append(_part(text, start, len(text.text)))
+    return [p for p in parts if p.text]
+
+
+def _part(text: Text, start: int, end: int) -> Text:
+    piece = text.text[start:end]
+    lead = len(piece) - len(piece.lstrip())
+    at = Span(text.at.file, text.at.line, text.at.column + start + lead)
+    return Text(piece.strip(), at)
 
 
 def _split_args(text: str) -> list[str]:
@@ -88,6 +132,12 @@ class _Kind:
     name: str
     arity: int
     interface: bool
+
+
+_Term = tuple[int, tuple[Text, ...]]
+"""One offer's argument-free conditions: its tier and the conditions that must all hold."""
+_Group = tuple[list[_Term], list[_Kind]]
+"""Actions of one guard (any of the terms holds) and the guard's terms."""
 
 
 class Composer:
@@ -337,9 +387,13 @@ class Composer:
         self._reducers()
         self._autos()
         self._apply()
-        self._play()
+        groups = self.groups()
+        if len(groups) > 1:
+            self._choose_group(groups)
+        self._play(groups)
         self._hooks()
-        return Lowered(o.source(), o.map())
+        names = tuple(tuple(k.name for k in kinds) for _, kinds in groups)
+        return Lowered(o.source(), o.map(), names if len(groups) > 1 else ())
 
     def _origin(self, at: Span) -> Origin:
         return Origin(at.file, at.line)
@@ -635,21 +689,31 @@ class Composer:
         if self.logs:  # each action's log starts empty
             o.line("    let no_lines : Vector<String>")
             o.line("    g.r2gp_log = no_lines")
+        # One stack of pending follow-ups: a reduction appends its follow-ups in the
+        # order written, and they are reversed in place so that the first is applied
+        # next (depth first); one buffer to clear per action instead of two.
         o.line("    let out : R2gpSteps")
         o.line("    r2gp_reduce(g, first, out)")
         o.line("    r2gp_settle(g)")
         o.line("    if out.size == 0:")
         o.line("        return")
-        o.line("    let stack : R2gpSteps")
         o.line("    let count = 0")
+        o.line("    let base = 0")
         o.line("    while true:")
-        o.line("        while out.size > 0:")
-        o.line("            out.size = out.size - 1")
-        o.line("            stack.append(out.items[out.size])")
-        o.line("        if stack.size == 0:")
+        o.line("        let lo = base")
+        o.line("        let hi = out.size - 1")
+        o.line("        while lo < hi:")
+        o.line("            let swap = out.items[lo]")
+        o.line("            out.items[lo] = out.items[hi]")
+        o.line("            out.items[hi] = swap")
+        o.line("            lo = lo + 1")
+        o.line("            hi = hi - 1")
+        o.line("        if out.size == 0:")
         o.line("            return")
-        o.line("        stack.size = stack.size - 1")
-        o.line("        r2gp_reduce(g, stack.items[stack.size], out)")
+        o.line("        out.size = out.size - 1")
+        o.line("        base = out.size")
+        o.line("        let step = out.items[base]  # a copy: its slot takes the next follow-ups")
+        o.line("        r2gp_reduce(g, step, out)")
         o.line("        r2gp_settle(g)")
         o.line("        count = count + 1")
         o.line(
@@ -659,7 +723,111 @@ class Composer:
         )
         o.line("")
 
-    def _play(self) -> None:
+    # -- groups: one resumption point per guard -----------------------------------
+
+    def _guard_terms(self, kind: _Kind) -> list[_Term]:
+        """The argument-free part of each offer of ``kind``: its tier and the conjuncts
+        of its page's ``when`` and of its own condition that name no argument."""
+        terms: list[_Term] = []
+        seen: set[tuple[int, tuple[str, ...]]] = set()
+        for page in self.pages:
+            for offer in page.offers:
+                if offer.action.name != kind.name:
+                    continue
+                names = [re.escape(p) for p in offer.action.params]
+                mentions = re.compile(r"\b(?:" + "|".join(names) + r")\b") if names else None
+                texts = tuple(
+                    part
+                    for text in (page.when, offer.condition)
+                    if text is not None
+                    for part in _conjuncts(text)
+                    if mentions is None or not mentions.search(part.text)
+                )
+                key = (TIERS[page.tier], tuple(t.text for t in texts))
+                if key not in seen:
+                    seen.add(key)
+                    terms.append((TIERS[page.tier], texts))
+        return terms
+
+    def groups(self) -> list[_Group]:
+        """The interface actions grouped by guard (the same argument-free conditions),
+        in the order of their first action; each with its guard's terms (an action is
+        possible only while one of its terms holds)."""
+        found: dict[tuple[tuple[int, tuple[str, ...]], ...], int] = {}
+        out: list[_Group] = []
+        for spec in self.interface.actions:
+            kind = self.kinds[spec.name]
+            terms = self._guard_terms(kind)
+            key = tuple(sorted(((t, tuple(x.text for x in texts)) for t, texts in terms), key=repr))
+            if key not in found:
+                found[key] = len(out)
+                out.append((terms, []))
+            out[found[key]][1].append(kind)
+        return out
+
+    def _choose_group(self, groups: list[_Group]) -> None:
+        """``r2gp_group(g)``: the group whose actions are the only possible ones, or -1
+        (every action) when the legal actions are in several groups or in none."""
+        o = self.out
+        for number, (terms, _kinds) in enumerate(groups):
+            o.line(f"fun r2gp_guard__{number}(State g, Int tier) -> Bool:")
+            for tier, texts in terms:
+                o.line(f"    if tier == {tier}:")
+                indent = "        "
+                for text in texts:
+                    o.user(f"{indent}if (", text.text + "):", *self._where(text))
+                    indent += "    "
+                o.line(f"{indent}return true")
+            o.line("    return false")
+            o.line("")
+        for number, (_terms, kinds) in enumerate(groups):
+            o.line(f"fun r2gp_any__{number}(State g) -> Bool:")
+            for kind in kinds:
+                spec = next(a for a in self.interface.actions if a.name == kind.name)
+                indent = "    "
+                for i, arg in enumerate(spec.args):
+                    o.line(f"{indent}let a{i} = {arg.min}")
+                    o.line(f"{indent}while a{i} <= {arg.max or 0}:")
+                    indent += "    "
+                args = "".join(f", a{i}" for i in range(kind.arity))
+                o.line(f"{indent}if r2gp_legal__{kind.name}(g{args}):")
+                o.line(f"{indent}    return true")
+                for i in reversed(range(kind.arity)):
+                    o.line(f"{indent}a{i} = a{i} + 1")
+                    indent = indent[:-4]
+            o.line("    return false")
+            o.line("")
+        o.line("fun r2gp_group(State g) -> Int:")
+        o.line("    let tier = r2gp_tier(g)")
+        o.line("    let found = -1")
+        o.line("    let count = 0")
+        for number in range(len(groups)):
+            o.line(f"    if r2gp_guard__{number}(g, tier):")
+            o.line(f"        found = {number}")
+            o.line("        count = count + 1")
+        o.line("    if count < 2:")
+        o.line("        return found")
+        o.line("    # several guards hold: the one group that has a legal action, if one has")
+        o.line("    found = -1")
+        o.line("    count = 0")
+        for number in range(len(groups)):
+            o.line(f"    if r2gp_guard__{number}(g, tier) and r2gp_any__{number}(g):")
+            o.line(f"        found = {number}")
+            o.line("        count = count + 1")
+        o.line("    if count == 1:")
+        o.line("        return found")
+        o.line("    return -1")
+        o.line("")
+        o.line("# The loop waits at a point offering every action only when the legal actions")
+        o.line("# are in several groups or in none (targets/rl/resume_points.py).")
+        o.line("fun r2g_mixed_point() -> Bool:")
+        o.line("    return true")
+        o.line("")
+
+    def _where(self, text: Text) -> tuple[str, int, int]:
+        return text.at.file, text.at.line, text.at.column
+
+    def _play(self, groups: list[_Group]) -> None:
         o = self.out
         o.line("@classes")
         o.line("act play() -> Game:")
@@ -667,9 +835,24 @@ class Composer:
         o.line("    r2gp_setup(g)")
         o.line("    r2gp_settle(g)")
         o.line("    while !r2gp_over(g):")
-        o.line("        actions:")
-        for spec in self.interface.actions:
-            kind = self.kinds[spec.name]
+        if len(groups) < 2:
+            self._actions("        ", [self.kinds[s.name] for s in self.interface.actions])
+            o.line("")
+            return
+        o.line("        let group = r2gp_group(g)")
+        # the block of every action comes first: the action table keeps the interface's order
+        o.line("        if group == -1:")
+        self._actions("            ", [self.kinds[s.name] for s in self.interface.actions])
+        for number, (_terms, kinds) in enumerate(groups):
+            o.line(f"        else if group == {number}:")
+            self._actions("            ", kinds)
+        o.line("")
+
+    def _actions(self, indent: str, kinds: list[_Kind]) -> None:
+        o = self.out
+        o.line(f"{indent}actions:")
+        for kind in kinds:
+            spec = next(a for a in self.interface.actions if a.name == kind.name)
             # an action or argument named as an rl keyword (`pass`) is written `pass_` in rl
             args = ", ".join(
                 f"BInt<{a.min}, {(a.max or 0) + 1}> {rl_name(a.name)}" for a in spec.args
@@ -680,12 +863,11 @@ class Composer:
             owner = self.owner.get(spec.name)
             origin = self._origin(owner[1].at) if owner else None
             o.line(
-                f"            act {rl_name(spec.name)}({args}) "
+                f"{indent}    act {rl_name(spec.name)}({args}) "
                 f"{{ r2gp_legal__{spec.name}({cond}) }}",
                 origin,
             )
-            o.line(f"                r2gp_apply(g, r2gp_step({step}))")
-        o.line("")
+            o.line(f"{indent}        r2gp_apply(g, r2gp_step({step}))")
 
     def _hooks(self) -> None:
         o = self.out
