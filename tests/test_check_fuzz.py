@@ -111,3 +111,14 @@ def test_runs_are_deterministic() -> None:
 def test_native_rng_matches_reference_values() -> None:
     # splitmix64 from seed 0: the first output is a published constant
     assert NativeRng(0).next() == 0xE220A8397B1DCDAF
+
+
+def test_native_rng_draws_listed_moves_in_the_listed_order() -> None:
+    # a game that lists its moves: one draw k takes the k-th move as listed, so the
+    # same draw in another listing order takes another move
+    listed = [7, 2, 9, 4]
+    first = NativeRng(5)
+    k = NativeRng(5).below(len(listed))
+    assert first.pick(10, listed, listed=True) == listed[k]
+    again = NativeRng(5).pick(10, listed[::-1], listed=True)
+    assert again == listed[::-1][k] != listed[k]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.check.native import native_chooser
+from rulebook2game.check.native import native_chooser, native_order
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.targets.rl.engine import RlEngine
@@ -85,7 +85,6 @@ def test_optimized_loop_agrees_with_the_checked_build(corpus: Path, game: str) -
         played = fast.playouts(SEED, COUNT, 2000, record=True)
         assert played == checked.playouts(SEED, COUNT, 2000, record=True)
         choose = native_chooser(checked, SEED)
-        order = {text: i for i, text in enumerate(checked.action_texts)}
         for game_played in played:
             assert game_played.actions is not None
             state, actions = checked.initial(), []
@@ -94,9 +93,10 @@ def test_optimized_loop_agrees_with_the_checked_build(corpus: Path, game: str) -
                     # the list the loop draws from is exactly what the table allows
                     listed = checked.legal_indices(state)
                     assert listed == checked.table_legal_indices(state)
+                    assert sorted(checked.listed_indices(state)) == list(listed)
                 legal = checked.legal_actions(state) or [
                     a for a, _ in checked.chance_outcomes(state)
                 ]
-                actions.append(choose(sorted(legal, key=order.__getitem__)))
+                actions.append(choose(native_order(checked, state, legal)))
                 state = checked.apply(state, actions[-1])
             assert tuple(actions) == game_played.actions

@@ -46,6 +46,7 @@ from rulebook2game.check.native import (
     NativePlayouts,
     derived_seed,
     native_chooser,
+    native_order,
 )
 from rulebook2game.check.shrink import (
     DEFAULT_MAX_TESTS,
@@ -224,7 +225,7 @@ class Fuzzer:
         self._count(games)
         return games
 
-    def _python_game(self, choose: Any, ordered: dict[str, int] | None = None) -> Game | None:
+    def _python_game(self, choose: Any, native: bool = False) -> Game | None:
         """One game step by step; a fault becomes a crash finding (``None`` returned)."""
         actions: list[str] = []
         try:
@@ -233,8 +234,8 @@ class Fuzzer:
                 if len(actions) >= self.config.max_steps:
                     return Game(len(actions), "truncated", (), tuple(actions))
                 legal = self._options(state)
-                if ordered is not None:
-                    legal.sort(key=ordered.__getitem__)
+                if native:
+                    legal = native_order(self.engine, state, legal)
                 if not legal:
                     return Game(len(actions), "stuck", (), tuple(actions))
                 actions.append(choose(legal))
@@ -252,12 +253,11 @@ class Fuzzer:
     def _locate_fault(self, seed: int, count: int, fault: EngineFault) -> list[Game]:
         """Replay a dead batch with the native loop's choices until the fault shows again."""
         assert isinstance(self.engine, NativePlayouts)
-        order = {text: i for i, text in enumerate(self.engine.action_texts)}
         choose = native_chooser(self.engine, seed)
         games: list[Game] = []
         for _ in range(count):
             found = len(self.result.findings)
-            game = self._python_game(choose, order)
+            game = self._python_game(choose, native=True)
             if game is None:
                 return games
             games.append(game)

@@ -28,6 +28,7 @@ __all__ = [
     "NativeRng",
     "derived_seed",
     "native_chooser",
+    "native_order",
 ]
 
 DEFAULT_MAX_STEPS = 10_000
@@ -66,6 +67,11 @@ class MoveLists(Protocol):
         """The legal actions by table index (from the list when the game lists them)."""
         ...
 
+    def listed_indices(self, state: Any) -> tuple[int, ...]:
+        """The legal actions by table index in the order the pages list them (table
+        order when the game does not list its moves): the native loop's draw order."""
+        ...
+
     def table_legal_indices(self, state: Any) -> tuple[int, ...]:
         """The legal actions found by testing every table entry."""
         ...
@@ -76,11 +82,24 @@ def derived_seed(seed: int, purpose: str, index: int) -> int:
     return random.Random(f"{seed}:{purpose}:{index}").getrandbits(62)
 
 
+def native_order(engine: object, state: Any, legal: Sequence[str]) -> list[str]:
+    """``legal`` (the legal actions of ``state``, or its chance outcomes) in the order
+    the native loop draws from: the order the pages list them in a game that lists its
+    moves (:class:`MoveLists`), action-table order otherwise."""
+    texts: tuple[str, ...] = getattr(engine, "action_texts", ())
+    if isinstance(engine, MoveLists) and engine.lists_moves:
+        position = {texts[i]: k for k, i in enumerate(engine.listed_indices(state))}
+        return sorted(legal, key=lambda text: position.get(text, len(position)))
+    order = {text: i for i, text in enumerate(texts)}
+    return sorted(legal, key=order.__getitem__)
+
+
 def native_chooser(engine: NativePlayouts, seed: int) -> Callable[[list[str]], str]:
     """The native loop's choices for a batch seeded ``seed``, one call per step.
 
-    Each call gets the legal actions (chance outcomes at a chance node) in
-    action-table order and returns the one the native loop takes there.
+    Each call gets the legal actions (chance outcomes at a chance node) in the order
+    the native loop draws from (:func:`native_order`) and returns the one the native
+    loop takes there.
     """
     texts = engine.action_texts
     points: tuple[int, ...] = getattr(engine, "action_points", ())

@@ -282,6 +282,12 @@ class RlEngine:
         """The legal actions as indices into :attr:`action_texts`, in table order."""
         return state._info.legal
 
+    def listed_indices(self, state: RlState) -> tuple[int, ...]:
+        """The legal actions as indices, in the order the pages list them when they do
+        (:attr:`lists_moves`: the order the native loop draws from), else table order."""
+        listed = state._info.listed
+        return state._info.legal if listed is None else listed
+
     def table_legal_indices(self, state: RlState) -> tuple[int, ...]:
         """The legal actions found by testing every entry of the table, in table order.
 

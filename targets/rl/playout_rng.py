@@ -16,8 +16,8 @@
 
 A game that lists its own legal moves (``r2g_moves``, the worker says so in its
 greeting: ``lists_moves``) skips 1-3: the loop takes ``listed[below(len(listed))]``
-with the listed indices sorted ascending (the runtime selects that element without
-sorting), one draw per step.
+with the indices in the order the pages list them (the engine reports that order:
+``RlEngine.listed_indices``), one draw per step.
 
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through
@@ -72,15 +72,15 @@ class PlayoutRng:
 
         ``legal`` holds table indices; ``points`` is the resumption point of every
         table entry (empty: every entry is a candidate); ``listed``: the game lists its
-        moves, so the loop draws once among them. ``None`` when nothing is legal.
+        moves, so the loop draws once among them, and ``legal`` must be in the order the
+        pages list them. ``None`` when nothing is legal.
 
         """
         if size == 0 or not legal:
             return None
-        allowed = set(legal)
         if listed:
-            ordered = sorted(allowed)
-            return ordered[self.below(len(ordered))]
+            return legal[self.below(len(legal))]
+        allowed = set(legal)
         candidates = self._candidates(size, legal, points)
         for _ in range(len(candidates) // 4 + 8):
             candidate = candidates[self.below(len(candidates))]

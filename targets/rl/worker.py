@@ -82,6 +82,9 @@ class StateInfo:
     (``chance_weight_NAME``): the weight of each legal outcome, in ``legal``'s order."""
     log: tuple[str, ...] = ()
     """The lines the pages logged while applying the action that led here."""
+    listed: tuple[int, ...] | None = None
+    """A game that lists its moves (``r2g_moves``): the legal actions in the order the
+    pages list them (the order the native loop draws from), when it is not ``legal``'s."""
 
 
 @dataclass(frozen=True)
@@ -490,6 +493,7 @@ def _shutdown(proc: subprocess.Popen[bytes]) -> None:
 
 def _info(reply: dict[str, Any]) -> StateInfo:
     returns, weights = reply.get("returns"), reply.get("weights")
+    listed = reply.get("listed")
     return StateInfo(
         handle=int(reply["h"]),
         player=int(reply["player"]),
@@ -498,6 +502,7 @@ def _info(reply: dict[str, Any]) -> StateInfo:
         returns=None if returns is None else tuple(float(x) for x in returns),
         weights=None if weights is None else tuple(int(x) for x in weights),
         log=tuple(str(x) for x in reply.get("log", ())),
+        listed=None if listed is None else tuple(int(i) for i in listed),
     )
 
 

@@ -144,6 +144,7 @@ class LoadedGame:
         self.libc = ctypes.CDLL(None)
         self._legal = self._fn("r2g_legal")
         self._table_legal = self._fn("r2g_table_legal")
+        self._listed = self._fn("r2g_listed")
         self.lists_moves = bool(self._fn("r2g_lists_moves")())
         self._apply = self._fn("r2g_apply")
         self._copy = self._fn("r2g_copy")
@@ -182,8 +183,17 @@ class LoadedGame:
             "h": handle,
             "player": int(self.m.get_current_player(game)),
             "terminal": terminal,
-            "legal": [] if terminal else _int_list(self._legal(game, self.all)),
         }
+        if terminal:
+            out["legal"] = []
+        elif self.lists_moves:
+            # the native loop draws in the lister's order: the replay needs it
+            listed = _int_list(self._listed(game, self.all))
+            out["legal"] = sorted(listed)
+            if listed != out["legal"]:
+                out["listed"] = listed
+        else:
+            out["legal"] = _int_list(self._legal(game, self.all))
         if terminal:
             out["returns"] = self.returns(game)
         elif out["player"] == -1 and self._odds:

@@ -39,6 +39,7 @@ fun r2g_instantiate():
     let g = play()
     r2g_legal(g, all)
     r2g_table_legal(g, all)
+    r2g_listed(g, all)
     r2g_lists_moves()
     r2g_apply(g, all, 0)
     let out : Vector<Int>
@@ -68,7 +69,8 @@ fun r2g_instantiate():
 # each once, in any order, to out[0..n) (`out` has room for every action) and returns
 # n, and the functions below use that list instead of testing every action of the
 # table. The playout loop then draws one of the listed moves directly (see
-# `r2g_pick`): the k-th smallest index for one draw k, so the list need not be sorted.
+# `r2g_pick`): the k-th listed for one draw k, in the lister's own order (the worker
+# reports that order, `r2g_listed`, so that playout_rng.py can replay the draw).
 trait<T> R2GMoveLister:
     fun r2g_moves(T g, Vector<Int> out) -> Int
 
@@ -99,33 +101,6 @@ fun r2g_sort(Vector<Int> v, Int n):
         v.set(j, value)
         i = i + 1
 
-# The k-th smallest (from 0) of v[0..n), 0 <= k < n, for distinct values: the one
-# with exactly k smaller ones (v[k] if none has). A list already ascending costs one
-# pass; otherwise counting, branch-free in the inner loop, beats sorting or
-# partitioning the short lists of legal moves.
-fun r2g_select(Vector<Int> v, Int n, Int k) -> Int:
-    let ascending = true
-    let i = 1
-    while i < n:
-        if v.get(i - 1) > v.get(i):
-            ascending = false
-        i = i + 1
-    if ascending:
-        return v.get(k)
-    i = 0
-    while i != n:
-        let x = v.get(i)
-        let smaller = 0
-        let j = 0
-        while j != n:
-            if v.get(j) < x:
-                smaller = smaller + 1
-            j = j + 1
-        if smaller == k:
-            return x
-        i = i + 1
-    return v.get(k)
-
 # Indices of the legal actions of `g`, ascending.
 fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
@@ -141,6 +116,16 @@ fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
             out.append(i)
         i = i + 1
     return out
+
+# The legal actions of a game that lists its moves, in the order `r2g_moves` lists
+# them (the order the playout loop draws from); of any other game, ascending.
+fun<T> r2g_listed(Game g, Vector<T> all) -> Vector<Int>:
+    let out : Vector<Int>
+    if g is R2GMoveLister:
+        out.resize(all.size())
+        out.resize(g.r2g_moves(out))
+        return out
+    return r2g_legal(g, all)
 
 # Indices of the legal actions of `g` found by testing every entry of the table, even
 # when the game lists its moves: the check compares the two.
@@ -286,7 +271,7 @@ fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int>
     return n
 
 # A uniformly random legal action of `g` (-1 if there is none). A game that lists its
-# moves: one draw k among the n listed, taking the k-th smallest listed index. Otherwise, testing only the
+# moves: one draw k among the n listed, taking the k-th in the lister's order. Otherwise, testing only the
 # candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
 # draws among them (rejection sampling: the first legal one drawn is equally likely to
 # be any legal one); when every draw misses, the group is scanned in table order and
@@ -299,7 +284,7 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     if listed == 0:
         return -1
     if listed > 0:
-        return r2g_select(c.legal, listed, rng.below(listed))
+        return c.legal.get(rng.below(listed))
     let start = c.all_begin
     let m = c.all_size
     let contiguous = c.all_contiguous
