@@ -147,7 +147,7 @@ class _Lowering:
         depths = entry_depths(aut, starts, bound)
         bases: dict[int, dict[int, int]] = {}
         size = 0
-        for q in sorted(aut.cyclic()):
+        for q in sorted(aut.cyclic(self.d.board.directions)):
             bases[q] = {}
             for d in sorted(depths[q]):
                 bases[q][d] = size
