@@ -89,7 +89,31 @@ class _Lowering:
         self.patterns: list[Automaton] = []
         self.simple: set[int] = set()
         """Patterns written as straight tests (no search context)."""
+        self.cached: set[int] = set()
+        """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
+        self.keeper_only = self._keeper_only()
+
+    def _keeper_only(self) -> frozenset[int]:
+        """States of the rules searched only for the keeper (reached from the start or a
+        keeper switch, never from a player's switch, before the next switch)."""
+        aut = self.rules
+
+        def reach(starts: list[int]) -> set[int]:
+            seen = set(starts)
+            todo = list(starts)
+            while todo:
+                q = todo.pop()
+                for j in aut.follow[q]:
+                    if aut.actions[j - 1].kind != "switch" and j not in seen:
+                        seen.add(j)
+                        todo.append(j)
+            return seen
+
+        switches = [(j, a.name) for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
+        keeper = reach([0] + [j for j, name in switches if name == KEEPER])
+        player = reach([j for j, name in switches if name != KEEPER])
+        return frozenset(keeper - player)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -249,13 +273,18 @@ class _Lowering:
                 o.line("    return true")
                 o.line("")
                 continue
+            stop = not pattern and q in self.keeper_only
             for j in aut.follow[q]:
                 enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
-                self.transition(aut, j, enter, pattern)
+                self.transition(aut, j, enter, pattern, stop)
             o.line("    return false" if pattern else "    return")
             o.line("")
 
-    def transition(self, aut: Automaton, j: int, enter: str, pattern: bool) -> None:
+    def transition(
+        self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
+    ) -> None:
+        """The code of entering state ``j``; with ``stop`` (a keeper-only state) the search
+        ends once the keeper's move is found (it takes its first), after undoing."""
         o = self.o
         a = aut.actions[j - 1]
         origin = self.at(a.at)
@@ -274,6 +303,9 @@ class _Lowering:
                 o.line(f"{indent}{enter}(g, c, {square})")
                 for line in undo:
                     o.line(indent + line)
+                if stop and aut.actions[j - 1].kind != "switch":
+                    o.line(f"{indent}if g.nmoves != 0:")
+                    o.line(f"{indent}    return")
 
         if a.kind == "shift":
             cond, new = self.step(a.name)
@@ -291,7 +323,11 @@ class _Lowering:
         elif a.kind == "pattern":
             number = self.pattern_number(aut, j)
             neg = "" if a.positive else "!"
-            o.line(f"    if {neg}r2gb_pattern{number}(g, pos):", origin)
+            if pattern:
+                o.line(f"    if {neg}r2gb_pattern{number}(g, pos):", origin)
+            else:
+                self.cached.add(number)
+                o.line(f"    if {neg}r2gb_cpattern{number}(g, c, pos):", origin)
             go("        ")
         elif a.kind == "off":
             o.line(f"    let old{j} = g.cells[pos]", origin)
@@ -309,6 +345,9 @@ class _Lowering:
             go("        ", undo=(f"g.vars[{v}] = old{j}", "c.depth = c.depth - 1"))
         elif a.kind == "switch":
             o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
+            if stop:
+                o.line("    if g.nmoves != 0:")
+                o.line("        return")
         else:  # pragma: no cover - the parser makes no other kind
             raise RbgProblem(a.at, f"unknown action kind {a.kind}")
 
@@ -320,6 +359,31 @@ class _Lowering:
                 return k
         self.patterns.append(inner)
         return len(self.patterns) - 1
+
+    def emit_pattern_cache(self) -> None:
+        """``r2gb_cpatternK``: pattern K tested from the rules' search, remembered for the
+        square and the semi-state it was last tested on. The search's stamp names the
+        semi-state: it changes with every modifier applied (and every new search) and
+        comes back only when that modifier is undone, so ``{! M}`` and ``{? M}`` in two
+        alternatives, or a keeper testing both, search M once."""
+        o = self.o
+        for k in sorted(self.cached):
+            o.line(f"fun r2gb_cpattern{k}(R2gbState g, R2gbCtx c, Int pos) -> Bool:")
+            if k in self.simple:
+                o.line(f"    return r2gb_pattern{k}(g, pos)")
+                o.line("")
+                continue
+            o.line("    let s = c.stamp[c.depth]")
+            o.line(f"    if g.pc.stamp[{k}] == s and g.pc.pos[{k}] == pos:")
+            o.line(f"        return g.pc.val[{k}] == 1")
+            o.line(f"    let v = r2gb_pattern{k}(g, pos)")
+            o.line(f"    g.pc.stamp[{k}] = s")
+            o.line(f"    g.pc.pos[{k}] = pos")
+            o.line(f"    g.pc.val[{k}] = 0")
+            o.line("    if v:")
+            o.line(f"        g.pc.val[{k}] = 1")
+            o.line("    return v")
+            o.line("")
 
     def emit_patterns(self) -> None:
         o = self.o
@@ -484,6 +548,7 @@ class _Lowering:
         self.emit_found()
         self.search(self.rules, "r2gb_", False, "R2gbCtx", self.bases, self.seen_size)
         self.emit_patterns()
+        self.emit_pattern_cache()
         self.emit_state()
         self.emit_mapping()
         self.emit_apply()
@@ -518,6 +583,19 @@ class _Lowering:
         o.line("fun r2g_size(R2gbMoves obj) -> Int:")
         o.line("    return 0")
         o.line("")
+        slots = max(len(self.patterns), 1)
+        o.line("# The last result of each pattern the rules' search tested (r2gb_cpattern).")
+        o.line("cls R2gbPatternCache:")
+        o.line(f"    Int[{slots}] stamp")
+        o.line(f"    Int[{slots}] pos")
+        o.line(f"    Int[{slots}] val")
+        o.line("")
+        o.line("fun r2g_write(R2gbPatternCache obj, Int observer, Vector<Float> out, Int index):")
+        o.line("    return")
+        o.line("")
+        o.line("fun r2g_size(R2gbPatternCache obj) -> Int:")
+        o.line("    return 0")
+        o.line("")
         d = self.d
         n_vars = max(len(d.variables), 1)
         o.line("cls R2gbState:")
@@ -531,6 +609,7 @@ class _Lowering:
         o.line("    Int nmods")
         o.line("    R2gbMoves moves")
         o.line("    R2gbCtx search")
+        o.line("    R2gbPatternCache pc")
         for k in range(len(self.patterns)):
             if k not in self.simple:
                 o.line(f"    R2gbCtxP{k} pattern{k}")
