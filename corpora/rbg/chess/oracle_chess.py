@@ -111,4 +111,5 @@ class ChessUciState(pyspiel.State):  # type: ignore[misc]
         return str(self.inner)
 
 
-pyspiel.register_game(_GAME_TYPE, ChessUciGame)
+if SHORT_NAME not in pyspiel.registered_names():  # a copy of this directory may load it too
+    pyspiel.register_game(_GAME_TYPE, ChessUciGame)
