@@ -58,7 +58,7 @@ class InvariantSpec(_Model):
 
 class RegressBudget(_Model):
     """``[regress]`` in ``game.toml``: caps on ``regress``'s seeded passes for this game,
-    for a game whose every playout is long (chess): ``fuzz = 10``, ``oracle = 4``."""
+    for a game whose every playout is long (chess): ``fuzz = 4``, ``oracle = 2``."""
 
     fuzz: int | None = Field(default=None, ge=0)
     """At most this many fuzz playouts."""

@@ -41,6 +41,9 @@ def test_the_oracle_speaks_the_vocabulary_of_the_interface() -> None:
     assert len(legal) == 20
     assert "move(from_file=4, from_rank=2, to_file=4, to_rank=4)" in legal
     assert "move(from_file=6, from_rank=1, to_file=5, to_rank=3)" in legal
+    opening = str(state)
+    after = oracle.apply(state, _move("e2e4"))
+    assert str(state) == opening and str(after) != opening  # a copy moves, not the original
     for action in ("e2e4", "a7a6", "e4e5", "d7d5"):  # en passant becomes possible
         state = oracle.apply(state, _move(action))
     assert "move(from_file=4, from_rank=5, to_file=3, to_rank=6)" in oracle.legal_actions(state)
@@ -90,9 +93,9 @@ def test_bench_times_openspiels_own_chess() -> None:
 def test_regress_plays_fewer_chess_games_than_check() -> None:
     config = open_workspace(CHESS).config()
     options = game_options(RegressSettings(fuzz_playouts=100, oracle_trajectories=20), config)
-    assert (options["fuzz"], options["oracle"]) == (10, 4)
-    small = game_options(RegressSettings(fuzz_playouts=3, oracle_trajectories=2), config)
-    assert (small["fuzz"], small["oracle"]) == (3, 2)
+    assert (options["fuzz"], options["oracle"]) == (4, 2)
+    small = game_options(RegressSettings(fuzz_playouts=3, oracle_trajectories=1), config)
+    assert (small["fuzz"], small["oracle"]) == (3, 1)
 
 
 @pytest.mark.slow

@@ -93,6 +93,35 @@ class _Lowering:
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
         self.keeper_only = self._keeper_only()
+        self.room = self._room()
+        self.big = self.room > SEEN_ARRAY
+        """The moves found are kept in vectors, grown as needed, instead of arrays sized for
+        every action (a state of chess would otherwise hold some 56,000 integers)."""
+
+    def _room(self) -> int:
+        """Modifiers the moves found by one search may hold: one move per action, each of
+        at most the player's depth plus its switch, and one keeper move."""
+        starts = [0] + [
+            j
+            for j, a in enumerate(self.rules.actions, start=1)
+            if a.kind == "switch" and a.name != KEEPER
+        ]
+        reach = entry_depths(self.rules, starts, self.depth)
+        player_depth = max((max(d) for d in reach.values() if d), default=0)
+        return self.actions * (player_depth + 1) + self.depth + 1
+
+    def got(self, field: str, index: str, owner: str = "g") -> str:
+        """Reading ``index`` of the moves' ``field`` (node, pos, acts, first)."""
+        if self.big:
+            return f"{owner}.moves.{field}.get({index})"
+        return f"{owner}.moves.{field}[{index}]"
+
+    def put(self, indent: str, field: str, index: str, value: str) -> None:
+        """Writing ``value`` at ``index`` of the moves' ``field``."""
+        if self.big:
+            self.o.line(f"{indent}r2gb_vput(g.moves.{field}, {index}, {value})")
+        else:
+            self.o.line(f"{indent}g.moves.{field}[{index}] = {value}")
 
     def _keeper_only(self) -> frozenset[int]:
         """States of the rules searched only for the keeper (reached from the start or a
@@ -559,22 +588,19 @@ class _Lowering:
         """The game state: the paper's semi-state and rules index, the moves found, and
         the search contexts (left out of observation tensors)."""
         o = self.o
-        starts = [0] + [
-            j
-            for j, a in enumerate(self.rules.actions, start=1)
-            if a.kind == "switch" and a.name != KEEPER
-        ]
-        reach = entry_depths(self.rules, starts, self.depth)
-        player_depth = max((max(d) for d in reach.values() if d), default=0)
-        room = self.actions * (player_depth + 1) + self.depth + 1
+        room = self.room
         o.line("# The moves found by the last search (at most one per action, one for the keeper):")
         o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is 1 + the move")
         o.line("# of action a, or 0.")
         o.line("cls R2gbMoves:")
-        o.line(f"    Int[{room}] node")
-        o.line(f"    Int[{room}] pos")
-        o.line(f"    Int[{self.actions}] acts")
-        o.line(f"    Int[{self.actions + 1}] first")
+        if self.big:
+            for field in ("node", "pos", "acts", "first"):
+                o.line(f"    Vector<Int> {field}")
+        else:
+            o.line(f"    Int[{room}] node")
+            o.line(f"    Int[{room}] pos")
+            o.line(f"    Int[{self.actions}] acts")
+            o.line(f"    Int[{self.actions + 1}] first")
         o.line(f"    Int[{self.actions}] slot")
         o.line("")
         o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
@@ -651,24 +677,33 @@ class _Lowering:
 
     def emit_found(self) -> None:
         o = self.o
+        if self.big:
+            o.line("fun r2gb_vput(Vector<Int> v, Int i, Int x):")
+            o.line("    while v.size() <= i:")
+            o.line("        v.append(0)")
+            o.line("    v.set(i, x)")
+            o.line("")
         o.line("fun r2gb_store(R2gbState g, Int node, Int pos):")
-        o.line("    g.moves.node[g.nmods] = node")
-        o.line("    g.moves.pos[g.nmods] = pos")
+        self.put("    ", "node", "g.nmods", "node")
+        self.put("    ", "pos", "g.nmods", "pos")
         o.line("    g.nmods = g.nmods + 1")
         o.line("")
         o.line("fun r2gb_same(R2gbState g, R2gbCtx c, Int move, Int node, Int pos) -> Bool:")
-        o.line("    let start = g.moves.first[move]")
-        o.line("    if g.moves.first[move + 1] - start != c.depth + 1:")
+        o.line(f"    let start = {self.got('first', 'move')}")
+        o.line(f"    if {self.got('first', 'move + 1')} - start != c.depth + 1:")
         o.line("        return false")
         o.line("    let k = 0")
         o.line("    while k < c.depth:")
         o.line(
-            "        if g.moves.node[start + k] != c.pnode[k] or "
-            "g.moves.pos[start + k] != c.ppos[k]:"
+            f"        if {self.got('node', 'start + k')} != c.pnode[k] or "
+            f"{self.got('pos', 'start + k')} != c.ppos[k]:"
         )
         o.line("            return false")
         o.line("        k = k + 1")
-        o.line("    return g.moves.node[start + k] == node and g.moves.pos[start + k] == pos")
+        o.line(
+            f"    return {self.got('node', 'start + k')} == node and "
+            f"{self.got('pos', 'start + k')} == pos"
+        )
         o.line("")
         o.line("fun r2gb_found(R2gbState g, R2gbCtx c, Int node, Int pos):", self.at(self.rules_at))
         o.line("    let a = -1")
@@ -692,8 +727,8 @@ class _Lowering:
         o.line("        r2gb_store(g, c.pnode[k], c.ppos[k])")
         o.line("        k = k + 1")
         o.line("    r2gb_store(g, node, pos)")
-        o.line("    g.moves.acts[g.nmoves] = a")
-        o.line("    g.moves.first[g.nmoves + 1] = g.nmods")
+        self.put("    ", "acts", "g.nmoves", "a")
+        self.put("    ", "first", "g.nmoves + 1", "g.nmods")
         o.line("    g.nmoves = g.nmoves + 1")
         o.line("")
 
@@ -717,21 +752,23 @@ class _Lowering:
             o.line("        return")
         o.line("")
         o.line("fun r2gb_apply_move(R2gbState g, Int move):")
-        o.line("    let i = g.moves.first[move]")
-        o.line("    let end = g.moves.first[move + 1]")
+        o.line(f"    let i = {self.got('first', 'move')}")
+        o.line(f"    let end = {self.got('first', 'move + 1')}")
         o.line("    while i < end:")
-        o.line("        r2gb_modify(g, g.moves.node[i], g.moves.pos[i])")
+        o.line(f"        r2gb_modify(g, {self.got('node', 'i')}, {self.got('pos', 'i')})")
         o.line("        i = i + 1")
         o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         o.line("fun r2gb_enumerate(R2gbState g):")
         o.line("    let k = 0")
         o.line("    while k < g.nmoves:")
-        o.line("        if g.moves.acts[k] >= 0:")
-        o.line("            g.moves.slot[g.moves.acts[k]] = 0")
+        o.line(f"        if {self.got('acts', 'k')} >= 0:")
+        o.line(f"            g.moves.slot[{self.got('acts', 'k')}] = 0")
         o.line("        k = k + 1")
         o.line("    g.nmoves = 0")
         o.line("    g.nmods = 0")
+        if self.big:
+            self.put("    ", "first", "0", "0")
         self.ctx_init("search", self.seen_size)
         for q in starts:
             o.line(f"    if g.node == {q}:")
@@ -801,7 +838,7 @@ class _Lowering:
         o.line("    let n = game.g.nmoves")
         o.line("    let i = 0")
         o.line("    while i < n:")
-        o.line("        out.set(i, game.g.moves.acts[i])")
+        o.line(f"        out.set(i, {self.got('acts', 'i', 'game.g')})")
         o.line("        i = i + 1")
         o.line("    return n")
         o.line("")

@@ -104,9 +104,6 @@ class ChessUciState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         return [float(r) for r in self.inner.returns()]
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> ChessUciState:
-        return ChessUciState(self.get_game(), self.inner.clone(), self.repetitions_passed)
-
     def __str__(self) -> str:
         return str(self.inner)
 
