@@ -388,7 +388,7 @@ def bench_workspace(
     own = game_oracle_spec(ws.root)
     if oracle_name is not None and own is not None:
         register_python_engine(ws.root, own)  # the game's own engine, if it brings one
-        oracle_name = own.engine
+        oracle_name = own.bench or own.engine
     if oracle_name is not None:
         require_openspiel_game(oracle_name)  # before spending seconds on the other engines
     limit = max_steps or config.max_game_length or DEFAULT_MAX_STEPS

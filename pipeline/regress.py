@@ -22,7 +22,7 @@ from typing import Any
 from rulebook2game.check import run as check_run
 from rulebook2game.check.report import CheckReport, FindingRecord
 from rulebook2game.errors import BadInputError, Rulebook2GameError
-from rulebook2game.workspace import open_workspace
+from rulebook2game.workspace import GameConfig, open_workspace
 
 WANTED_STAGES = ("compile", "replay", "fuzz", "oracle")
 
@@ -141,6 +141,15 @@ def available_stages() -> tuple[Callable[..., Any], ...]:
     return check_run.ALL_STAGES
 
 
+def game_options(settings: RegressSettings, config: GameConfig) -> dict[str, Any]:
+    """The check options of one game: the settings, capped by its ``[regress]`` table."""
+    options = settings.check_options()
+    for key, cap in (("fuzz", config.regress.fuzz), ("oracle", config.regress.oracle)):
+        if cap is not None:
+            options[key] = min(int(options[key]), cap)
+    return options
+
+
 def regress_game(path: Path, settings: RegressSettings) -> GameOutcome:
     """Run the short seeded checks on one game."""
     try:
@@ -149,7 +158,7 @@ def regress_game(path: Path, settings: RegressSettings) -> GameOutcome:
         # A second translation named in game.toml is walked too, as check walks it.
         stages = check_run.stages_for(config) if config.second_opinion else available_stages()
         report = check_run.run_check(
-            ws, stages, seed=settings.seed, options=settings.check_options()
+            ws, stages, seed=settings.seed, options=game_options(settings, config)
         )
         name = config.name
     except Rulebook2GameError as exc:

@@ -56,6 +56,16 @@ class InvariantSpec(_Model):
     """Upper bound (``returns_range``)."""
 
 
+class RegressBudget(_Model):
+    """``[regress]`` in ``game.toml``: caps on ``regress``'s seeded passes for this game,
+    for a game whose every playout is long (chess): ``fuzz = 4``, ``oracle = 2``."""
+
+    fuzz: int | None = Field(default=None, ge=0)
+    """At most this many fuzz playouts."""
+    oracle: int | None = Field(default=None, ge=0)
+    """At most this many oracle trajectories."""
+
+
 class GameConfig(_Model):
     """The contents of ``game.toml``."""
 
@@ -77,6 +87,8 @@ class GameConfig(_Model):
     invariants: tuple[InvariantSpec, ...] = ()
     """Rule invariants of this translation (``fun`` ones call its pages), checked with the
     interface's: interface.toml is the fixed vocabulary, these belong to the pages."""
+    regress: RegressBudget = RegressBudget()
+    """Caps on ``regress``'s budgets for this game (``check`` ignores them)."""
 
 
 class ArgSpec(_Model):

@@ -113,6 +113,26 @@ def test_searches_remember_visits_only_where_a_walk_can_come_back() -> None:
     assert cyclic("up* (down {e})*") == set()
 
 
+def test_walks_whose_steps_keep_to_one_half_plane_need_no_marks() -> None:
+    def cyclic(rules: str) -> set[str]:
+        desc = describe([("pages/rules.rbg", BOARD + f"#rules = {rules} ->cross\n")])
+        aut = build(desc.rules)
+        return {aut.actions[q - 1].text for q in aut.cyclic(desc.board.directions)}
+
+    assert cyclic("(up left {e})*") == set()  # a diagonal never comes back
+    assert cyclic("(up + left + up left)*") == set()
+    assert cyclic("(up left + down right)*") == {"up", "left", "down", "right"}
+    assert cyclic("(up + left + down right)*") == {"up", "left", "down", "right"}
+
+
+def test_nothing_follows_a_never_valid_on() -> None:
+    # `{}` is never valid: the star must not count a way round through it as a move
+    # that applies [x] again without switching
+    text = BOARD + "#rules = (left [x] {})* ->cross\n"
+    aut = build(describe([("pages/rules.rbg", text)]).rules)
+    assert aut.modifier_depth() == 1
+
+
 def test_a_bad_page_fails_check_with_one_finding_at_the_page(tmp_path: Path) -> None:
     ws = _copy(tmp_path)
     turn = ws.pages_dir / "turn.rbg"
@@ -241,7 +261,12 @@ def test_the_legal_moves_come_from_the_search(tmp_path: Path) -> None:
 def test_every_gold_rbg_game_passes_regress(tmp_path: Path) -> None:
     gold = shutil.copytree(GOLD, tmp_path / "rbg", ignore=_BUILDS)  # links followed
     result = regress(gold, RegressSettings(seed=0, fuzz_playouts=50, oracle_trajectories=10))
-    assert {g.game for g in result.games} == {"tic_tac_toe", "connect_four", "breakthrough"}
+    assert {g.game for g in result.games} == {
+        "tic_tac_toe",
+        "connect_four",
+        "breakthrough",
+        "chess",
+    }
     assert result.ok, [g.first_finding for g in result.games if not g.ok]
 
 

@@ -8,6 +8,8 @@ texts kept in the game directory, as data::
     engine = "othello"                  # pyspiel.load_game name (parameters allowed)
     python = "my_engine.py"             # optional: a file here that registers a Python
                                         # game with pyspiel.register_game (your own engine)
+    bench = "chess"                     # optional: the game bench times instead (when
+                                        # the engine wraps that C++ game in Python)
 
     [[rules]]                           # first matching row wins, as in adapter.Rule
     template = "place(col={col}, row={row})"
@@ -75,6 +77,9 @@ class OracleSpec(_Model):
     """``pyspiel.load_game`` name, with parameters if any: ``othello``, ``go(board_size=9)``."""
     python: str | None = None
     """A file of the game directory that registers the engine with ``pyspiel``."""
+    bench: str | None = None
+    """The ``pyspiel`` game ``bench`` times instead of ``engine`` (when ``engine`` is a
+    Python wrapper of a C++ game, the wrapper's speed is not OpenSpiel's)."""
     rules: tuple[RuleSpec, ...] = Field(min_length=1)
 
 

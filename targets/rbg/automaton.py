@@ -9,6 +9,8 @@ pattern ``{? M}`` gets an automaton of its own over M.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 from rulebook2game.targets.rbg.model import Action, Alt, Node, Seq, Star
@@ -31,13 +33,16 @@ class Automaton:
         """Number of states (start included)."""
         return len(self.actions) + 1
 
-    def cyclic(self) -> frozenset[int]:
+    def cyclic(self, directions: dict[str, tuple[int, int]] | None = None) -> frozenset[int]:
         """States on a cycle that applies no modifier, where a search must remember visits.
 
         A cycle whose shifts all go one way (``up*``, ``(down {e})*``), and that cannot
         go round without shifting, cannot come back to a square on a board without
         cycles along a direction (a rectangle), so its states are left out: the board's
-        edge ends the walk.
+        edge ends the walk. With the board's ``directions`` (name -> (row step, column
+        step)) "one way" widens to shifts whose steps all lie in one open half-plane
+        (``(up left {e})*``, a diagonal): every turn of such a cycle moves the square
+        further along that half-plane's normal, so it never comes back either.
         """
         free = {
             q: [j for j in self.follow[q] if not self.actions[j - 1].modifier]
@@ -59,7 +64,7 @@ class Automaton:
                 for q in comp
             }
             standing = any(_loops(c, still) for c in _components(still))
-            if len(shifts) != 1 or standing:
+            if standing or not _one_way(shifts, directions):
                 out.update(comp)
         return frozenset(out)
 
@@ -85,6 +90,23 @@ class Automaton:
                         continue
                     best[k] = max(best[k], best[where[j]] + weight)
         return max(best) if best else 0
+
+
+def _one_way(shifts: set[str], directions: dict[str, tuple[int, int]] | None) -> bool:
+    """The shifts named cannot bring a walk back to a square: one direction, or (with
+    the board's steps) steps that all lie in one open half-plane (largest angle between
+    neighbouring steps above 180 degrees)."""
+    if len(shifts) == 1:
+        return True
+    if directions is None or not shifts or any(d not in directions for d in shifts):
+        return False
+    steps = {directions[d] for d in shifts}
+    if (0, 0) in steps:
+        return False
+    angles = sorted(math.atan2(r, c) for r, c in steps)
+    gaps = [b - a for a, b in itertools.pairwise(angles)]
+    gaps.append(angles[0] + 2 * math.pi - angles[-1])
+    return max(gaps) > math.pi + 1e-9
 
 
 def entry_depths(aut: Automaton, starts: list[int], bound: int) -> dict[int, set[int]]:
@@ -193,6 +215,9 @@ def build(expr: Node) -> Automaton:
         return nullable, first, last
 
     nullable, first, last = glushkov(expr)
+    for p, a in enumerate(actions, start=1):
+        if a.kind == "on" and not a.pieces:
+            follow[p] = []  # `{}` is never valid: nothing follows it (`->> {}` ends play)
     states = [tuple(first)] + [tuple(follow[p]) for p in range(1, len(actions) + 1)]
     accepting = frozenset(last) | (frozenset({0}) if nullable else frozenset())
     patterns = {

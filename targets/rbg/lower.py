@@ -89,7 +89,60 @@ class _Lowering:
         self.patterns: list[Automaton] = []
         self.simple: set[int] = set()
         """Patterns written as straight tests (no search context)."""
+        self.cached: set[int] = set()
+        """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
+        self.keeper_only = self._keeper_only()
+        self.room = self._room()
+        self.big = self.room > SEEN_ARRAY
+        """The moves found are kept in vectors, grown as needed, instead of arrays sized for
+        every action (a state of chess would otherwise hold some 56,000 integers)."""
+
+    def _room(self) -> int:
+        """Modifiers the moves found by one search may hold: one move per action, each of
+        at most the player's depth plus its switch, and one keeper move."""
+        starts = [0] + [
+            j
+            for j, a in enumerate(self.rules.actions, start=1)
+            if a.kind == "switch" and a.name != KEEPER
+        ]
+        reach = entry_depths(self.rules, starts, self.depth)
+        player_depth = max((max(d) for d in reach.values() if d), default=0)
+        return self.actions * (player_depth + 1) + self.depth + 1
+
+    def got(self, field: str, index: str, owner: str = "g") -> str:
+        """Reading ``index`` of the moves' ``field`` (node, pos, acts, first)."""
+        if self.big:
+            return f"{owner}.moves.{field}.get({index})"
+        return f"{owner}.moves.{field}[{index}]"
+
+    def put(self, indent: str, field: str, index: str, value: str) -> None:
+        """Writing ``value`` at ``index`` of the moves' ``field``."""
+        if self.big:
+            self.o.line(f"{indent}r2gb_vput(g.moves.{field}, {index}, {value})")
+        else:
+            self.o.line(f"{indent}g.moves.{field}[{index}] = {value}")
+
+    def _keeper_only(self) -> frozenset[int]:
+        """States of the rules searched only for the keeper (reached from the start or a
+        keeper switch, never from a player's switch, before the next switch)."""
+        aut = self.rules
+
+        def reach(starts: list[int]) -> set[int]:
+            seen = set(starts)
+            todo = list(starts)
+            while todo:
+                q = todo.pop()
+                for j in aut.follow[q]:
+                    if aut.actions[j - 1].kind != "switch" and j not in seen:
+                        seen.add(j)
+                        todo.append(j)
+            return seen
+
+        switches = [(j, a.name) for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
+        keeper = reach([0] + [j for j, name in switches if name == KEEPER])
+        player = reach([j for j, name in switches if name != KEEPER])
+        return frozenset(keeper - player)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -147,7 +200,7 @@ class _Lowering:
         depths = entry_depths(aut, starts, bound)
         bases: dict[int, dict[int, int]] = {}
         size = 0
-        for q in sorted(aut.cyclic()):
+        for q in sorted(aut.cyclic(self.d.board.directions)):
             bases[q] = {}
             for d in sorted(depths[q]):
                 bases[q][d] = size
@@ -249,13 +302,18 @@ class _Lowering:
                 o.line("    return true")
                 o.line("")
                 continue
+            stop = not pattern and q in self.keeper_only
             for j in aut.follow[q]:
                 enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
-                self.transition(aut, j, enter, pattern)
+                self.transition(aut, j, enter, pattern, stop)
             o.line("    return false" if pattern else "    return")
             o.line("")
 
-    def transition(self, aut: Automaton, j: int, enter: str, pattern: bool) -> None:
+    def transition(
+        self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
+    ) -> None:
+        """The code of entering state ``j``; with ``stop`` (a keeper-only state) the search
+        ends once the keeper's move is found (it takes its first), after undoing."""
         o = self.o
         a = aut.actions[j - 1]
         origin = self.at(a.at)
@@ -274,6 +332,9 @@ class _Lowering:
                 o.line(f"{indent}{enter}(g, c, {square})")
                 for line in undo:
                     o.line(indent + line)
+                if stop and aut.actions[j - 1].kind != "switch":
+                    o.line(f"{indent}if g.nmoves != 0:")
+                    o.line(f"{indent}    return")
 
         if a.kind == "shift":
             cond, new = self.step(a.name)
@@ -291,7 +352,11 @@ class _Lowering:
         elif a.kind == "pattern":
             number = self.pattern_number(aut, j)
             neg = "" if a.positive else "!"
-            o.line(f"    if {neg}r2gb_pattern{number}(g, pos):", origin)
+            if pattern:
+                o.line(f"    if {neg}r2gb_pattern{number}(g, pos):", origin)
+            else:
+                self.cached.add(number)
+                o.line(f"    if {neg}r2gb_cpattern{number}(g, c, pos):", origin)
             go("        ")
         elif a.kind == "off":
             o.line(f"    let old{j} = g.cells[pos]", origin)
@@ -309,6 +374,9 @@ class _Lowering:
             go("        ", undo=(f"g.vars[{v}] = old{j}", "c.depth = c.depth - 1"))
         elif a.kind == "switch":
             o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
+            if stop:
+                o.line("    if g.nmoves != 0:")
+                o.line("        return")
         else:  # pragma: no cover - the parser makes no other kind
             raise RbgProblem(a.at, f"unknown action kind {a.kind}")
 
@@ -320,6 +388,31 @@ class _Lowering:
                 return k
         self.patterns.append(inner)
         return len(self.patterns) - 1
+
+    def emit_pattern_cache(self) -> None:
+        """``r2gb_cpatternK``: pattern K tested from the rules' search, remembered for the
+        square and the semi-state it was last tested on. The search's stamp names the
+        semi-state: it changes with every modifier applied (and every new search) and
+        comes back only when that modifier is undone, so ``{! M}`` and ``{? M}`` in two
+        alternatives, or a keeper testing both, search M once."""
+        o = self.o
+        for k in sorted(self.cached):
+            o.line(f"fun r2gb_cpattern{k}(R2gbState g, R2gbCtx c, Int pos) -> Bool:")
+            if k in self.simple:
+                o.line(f"    return r2gb_pattern{k}(g, pos)")
+                o.line("")
+                continue
+            o.line("    let s = c.stamp[c.depth]")
+            o.line(f"    if g.pc.stamp[{k}] == s and g.pc.pos[{k}] == pos:")
+            o.line(f"        return g.pc.val[{k}] == 1")
+            o.line(f"    let v = r2gb_pattern{k}(g, pos)")
+            o.line(f"    g.pc.stamp[{k}] = s")
+            o.line(f"    g.pc.pos[{k}] = pos")
+            o.line(f"    g.pc.val[{k}] = 0")
+            o.line("    if v:")
+            o.line(f"        g.pc.val[{k}] = 1")
+            o.line("    return v")
+            o.line("")
 
     def emit_patterns(self) -> None:
         o = self.o
@@ -484,6 +577,7 @@ class _Lowering:
         self.emit_found()
         self.search(self.rules, "r2gb_", False, "R2gbCtx", self.bases, self.seen_size)
         self.emit_patterns()
+        self.emit_pattern_cache()
         self.emit_state()
         self.emit_mapping()
         self.emit_apply()
@@ -494,28 +588,38 @@ class _Lowering:
         """The game state: the paper's semi-state and rules index, the moves found, and
         the search contexts (left out of observation tensors)."""
         o = self.o
-        starts = [0] + [
-            j
-            for j, a in enumerate(self.rules.actions, start=1)
-            if a.kind == "switch" and a.name != KEEPER
-        ]
-        reach = entry_depths(self.rules, starts, self.depth)
-        player_depth = max((max(d) for d in reach.values() if d), default=0)
-        room = self.actions * (player_depth + 1) + self.depth + 1
+        room = self.room
         o.line("# The moves found by the last search (at most one per action, one for the keeper):")
         o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is 1 + the move")
         o.line("# of action a, or 0.")
         o.line("cls R2gbMoves:")
-        o.line(f"    Int[{room}] node")
-        o.line(f"    Int[{room}] pos")
-        o.line(f"    Int[{self.actions}] acts")
-        o.line(f"    Int[{self.actions + 1}] first")
+        if self.big:
+            for field in ("node", "pos", "acts", "first"):
+                o.line(f"    Vector<Int> {field}")
+        else:
+            o.line(f"    Int[{room}] node")
+            o.line(f"    Int[{room}] pos")
+            o.line(f"    Int[{self.actions}] acts")
+            o.line(f"    Int[{self.actions + 1}] first")
         o.line(f"    Int[{self.actions}] slot")
         o.line("")
         o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
         o.line("    return")
         o.line("")
         o.line("fun r2g_size(R2gbMoves obj) -> Int:")
+        o.line("    return 0")
+        o.line("")
+        slots = max(len(self.patterns), 1)
+        o.line("# The last result of each pattern the rules' search tested (r2gb_cpattern).")
+        o.line("cls R2gbPatternCache:")
+        o.line(f"    Int[{slots}] stamp")
+        o.line(f"    Int[{slots}] pos")
+        o.line(f"    Int[{slots}] val")
+        o.line("")
+        o.line("fun r2g_write(R2gbPatternCache obj, Int observer, Vector<Float> out, Int index):")
+        o.line("    return")
+        o.line("")
+        o.line("fun r2g_size(R2gbPatternCache obj) -> Int:")
         o.line("    return 0")
         o.line("")
         d = self.d
@@ -531,6 +635,7 @@ class _Lowering:
         o.line("    Int nmods")
         o.line("    R2gbMoves moves")
         o.line("    R2gbCtx search")
+        o.line("    R2gbPatternCache pc")
         for k in range(len(self.patterns)):
             if k not in self.simple:
                 o.line(f"    R2gbCtxP{k} pattern{k}")
@@ -572,24 +677,33 @@ class _Lowering:
 
     def emit_found(self) -> None:
         o = self.o
+        if self.big:
+            o.line("fun r2gb_vput(Vector<Int> v, Int i, Int x):")
+            o.line("    while v.size() <= i:")
+            o.line("        v.append(0)")
+            o.line("    v.set(i, x)")
+            o.line("")
         o.line("fun r2gb_store(R2gbState g, Int node, Int pos):")
-        o.line("    g.moves.node[g.nmods] = node")
-        o.line("    g.moves.pos[g.nmods] = pos")
+        self.put("    ", "node", "g.nmods", "node")
+        self.put("    ", "pos", "g.nmods", "pos")
         o.line("    g.nmods = g.nmods + 1")
         o.line("")
         o.line("fun r2gb_same(R2gbState g, R2gbCtx c, Int move, Int node, Int pos) -> Bool:")
-        o.line("    let start = g.moves.first[move]")
-        o.line("    if g.moves.first[move + 1] - start != c.depth + 1:")
+        o.line(f"    let start = {self.got('first', 'move')}")
+        o.line(f"    if {self.got('first', 'move + 1')} - start != c.depth + 1:")
         o.line("        return false")
         o.line("    let k = 0")
         o.line("    while k < c.depth:")
         o.line(
-            "        if g.moves.node[start + k] != c.pnode[k] or "
-            "g.moves.pos[start + k] != c.ppos[k]:"
+            f"        if {self.got('node', 'start + k')} != c.pnode[k] or "
+            f"{self.got('pos', 'start + k')} != c.ppos[k]:"
         )
         o.line("            return false")
         o.line("        k = k + 1")
-        o.line("    return g.moves.node[start + k] == node and g.moves.pos[start + k] == pos")
+        o.line(
+            f"    return {self.got('node', 'start + k')} == node and "
+            f"{self.got('pos', 'start + k')} == pos"
+        )
         o.line("")
         o.line("fun r2gb_found(R2gbState g, R2gbCtx c, Int node, Int pos):", self.at(self.rules_at))
         o.line("    let a = -1")
@@ -613,8 +727,8 @@ class _Lowering:
         o.line("        r2gb_store(g, c.pnode[k], c.ppos[k])")
         o.line("        k = k + 1")
         o.line("    r2gb_store(g, node, pos)")
-        o.line("    g.moves.acts[g.nmoves] = a")
-        o.line("    g.moves.first[g.nmoves + 1] = g.nmods")
+        self.put("    ", "acts", "g.nmoves", "a")
+        self.put("    ", "first", "g.nmoves + 1", "g.nmods")
         o.line("    g.nmoves = g.nmoves + 1")
         o.line("")
 
@@ -638,21 +752,23 @@ class _Lowering:
             o.line("        return")
         o.line("")
         o.line("fun r2gb_apply_move(R2gbState g, Int move):")
-        o.line("    let i = g.moves.first[move]")
-        o.line("    let end = g.moves.first[move + 1]")
+        o.line(f"    let i = {self.got('first', 'move')}")
+        o.line(f"    let end = {self.got('first', 'move + 1')}")
         o.line("    while i < end:")
-        o.line("        r2gb_modify(g, g.moves.node[i], g.moves.pos[i])")
+        o.line(f"        r2gb_modify(g, {self.got('node', 'i')}, {self.got('pos', 'i')})")
         o.line("        i = i + 1")
         o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         o.line("fun r2gb_enumerate(R2gbState g):")
         o.line("    let k = 0")
         o.line("    while k < g.nmoves:")
-        o.line("        if g.moves.acts[k] >= 0:")
-        o.line("            g.moves.slot[g.moves.acts[k]] = 0")
+        o.line(f"        if {self.got('acts', 'k')} >= 0:")
+        o.line(f"            g.moves.slot[{self.got('acts', 'k')}] = 0")
         o.line("        k = k + 1")
         o.line("    g.nmoves = 0")
         o.line("    g.nmods = 0")
+        if self.big:
+            self.put("    ", "first", "0", "0")
         self.ctx_init("search", self.seen_size)
         for q in starts:
             o.line(f"    if g.node == {q}:")
@@ -722,7 +838,7 @@ class _Lowering:
         o.line("    let n = game.g.nmoves")
         o.line("    let i = 0")
         o.line("    while i < n:")
-        o.line("        out.set(i, game.g.moves.acts[i])")
+        o.line(f"        out.set(i, {self.got('acts', 'i', 'game.g')})")
         o.line("        i = i + 1")
         o.line("    return n")
         o.line("")
