@@ -139,3 +139,17 @@ def test_the_tool_check_eval_and_diff_show_what_is_out_of_scope(tmp_path: Path) 
     )
     assert removed.exit_code == 0 and "2#2 no longer out of scope" in removed.output
     assert [d.sentences for d in read_scope(game)] == [("2#1",)]
+
+
+def test_the_review_page_counts_out_of_scope_sentences_apart(tmp_path: Path) -> None:
+    from rulebook2game.serve.review import build_review
+
+    game = _ttt(tmp_path)
+    before = build_review(open_workspace(game))
+    add_out_of_scope(game, ["1#1"], "the overview restates sections 4 to 6")
+    after = build_review(open_workspace(game))
+    assert after.rule_count == before.rule_count
+    assert after.uncited_count == before.uncited_count - 1 and after.out_of_scope_count == 1
+    assert after.cited_count == before.cited_count
+    (sentence,) = [x for s in after.sections for x in s.sentences if x.id == "1#1"]
+    assert not sentence.uncited and sentence.out_of_scope.startswith("the overview")
