@@ -108,3 +108,40 @@ def test_section_text_from_rules_md(tmp_path: Path) -> None:
     by_id = {s.id: s for s in index.locate(Finding("x", "fuzz", "m", actions=("drop",))).sections}
     assert by_id["4.1"].title == "Turns" and by_id["4.1"].text == "Players alternate."
     assert by_id["4.2#3"].text == "It falls down."
+
+
+RULES = """# page: rules
+# implements: 5
+fun can_drop(Int col) -> Bool:
+    return col < 7
+
+fun after_drop(Int col) -> Int:
+    return col
+"""
+
+
+def test_a_legal_move_difference_names_the_preconditions_page_first(tmp_path: Path) -> None:
+    """Where one side offers an action the other refuses, the precondition decides: the
+    page defining what it calls comes before the page that only declares the action.
+    Other differences keep the declaring page first."""
+    pages = _workspace(tmp_path) / "pages"
+    (pages / "moves.rl").write_text(
+        MOVES.replace("import board", "import board\nimport rules")
+        .replace("col.value < 7", "can_drop(col.value)")
+        .replace("b.put(col.value)", "b.put(after_drop(col.value))")
+    )
+    (pages / "rules.rl").write_text(RULES)
+    index = PageIndex.load(pages)
+    legal = Finding(ORACLE_LEGAL, "oracle", "m", actions=("drop(col=7)",))
+    located = index.locate(legal)
+    assert [(p.page, p.role) for p in located.pages] == [
+        ("rules", "drop's precondition calls can_drop"),
+        ("moves", "declares drop"),
+    ]
+    replayed = Finding("replay", "replay", "m", actions=("drop(col=7)",), extra={"what": "legal"})
+    assert index.locate(replayed).page_names == ["rules", "moves"]
+    returns = Finding("oracle_returns", "oracle", "m", actions=("drop(col=7)",))
+    assert [(p.page, p.role) for p in index.locate(returns).pages] == [
+        ("moves", "declares drop"),
+        ("rules", "drop's effect calls after_drop"),
+    ]

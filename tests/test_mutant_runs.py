@@ -11,22 +11,26 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from rulebook2game.agent.mutant_tools import mutants_result
+from rulebook2game.agent.prompts import render
 from rulebook2game.cli import app
 from rulebook2game.errors import WorkspaceError
 from rulebook2game.evals.equivalents import GAME_REVIEW, ReviewEntry, add_review, load_reviews
-from rulebook2game.evals.mutant_report import render_mutants_markdown
+from rulebook2game.evals.mutant_report import render_mutants_markdown, write_mutant_report
 from rulebook2game.evals.mutants import (
     EQUIVALENT,
     KILLED,
     SURVIVED,
     MutantOutcome,
     MutantRun,
+    Profile,
+    read_mutant_run,
     run_mutants,
     select_mutants,
 )
 from rulebook2game.evals.render import _game_section
 from rulebook2game.evals.report import GameRecord, MutantRecord, Ratio
-from rulebook2game.mutate import enumerate_mutants, page_mutants
+from rulebook2game.mutate import Mutant, enumerate_mutants, page_mutants
 from rulebook2game.resources import CORPORA_DIR
 
 PAGE = """# page: turn
@@ -198,6 +202,77 @@ def test_cli_and_agent_tool_review_a_mutant(tmp_path: Path) -> None:
     again = runner.invoke(app, ["tool", str(game), "run_mutants", '{"survivors": true}'])
     assert again.exit_code == 2 and "no earlier run_mutants result" in again.output
     assert len(load_reviews("x", tmp_path / "none.toml", game).entries) == 2
+
+
+def test_the_tool_result_counts_every_survivor_not_the_shown_ones() -> None:
+    run = MutantRun("g", _outcomes(26), 5.0, 26)
+    text = render("agent/result.md.j2", kind="mutants", **mutants_result(run))
+    assert "0/26 mutants caught" in text and "26 surviving" in text
+    assert "The first 20 survivors (all of them in reports/mutants.md)" in text
+    assert text.count("- survivor ") == 20 and "Re-ran" not in text
+
+
+def _outcome_of(m: Mutant, status: str) -> MutantOutcome:
+    return MutantOutcome(
+        m.id, m.page, m.line, m.operator, m.description, m.diff, status, 9.0, column=m.column
+    )
+
+
+def test_survivors_rerun_every_survivor_and_keep_the_whole_runs_report(tmp_path: Path) -> None:
+    """A re-run of the survivors runs each of them, whatever sample the run before drew
+    (the tool's default ``max`` is 40), and folds them into that run's report instead of
+    writing a report of the few it re-ran."""
+    game = _ttt(tmp_path)
+    every, _ = select_mutants(game, None, 0)
+    sampled = {m.id for m in select_mutants(game, 40, 0)[0]}
+    # two survivors the corpus evidence kills: one outside the 40-sample, one reviewed since
+    outside = next(m for m in every if m.id not in sampled and m.operator == "cmp_flip")
+    reviewed = next(m for m in every if m.id in sampled and m.operator == "off_by_one")
+    killed = [m for m in every if m.id in sampled and m is not reviewed][:30]
+    last = MutantRun(
+        "tic_tac_toe",
+        (
+            *(_outcome_of(m, KILLED) for m in killed),
+            _outcome_of(outside, SURVIVED),
+            _outcome_of(reviewed, SURVIVED),
+        ),
+        100.0,
+        len(every),
+        Profile(fuzz=50, oracle=10),
+    )
+    reports = game / "reports"
+    reports.mkdir()
+    write_mutant_report(last, reports)
+    add_review(
+        game,
+        ReviewEntry(
+            page=reviewed.page, before=reviewed.before, change=reviewed.description, why="w"
+        ),
+    )
+    result = CliRunner().invoke(app, ["tool", str(game), "run_mutants", '{"survivors": true}'])
+    assert result.exit_code == 0, result.output
+    assert "Re-ran the 2 survivors of the last run: 1 caught now, 0 still surviving" in (
+        result.output
+    )
+    assert "31/31 mutants caught by the checks (100%); 0 surviving, 1 reviewed" in result.output
+    after = read_mutant_run(reports)
+    assert [o.id for o in after.outcomes] == [o.id for o in last.outcomes]
+    assert set(after.rerun) == {outside.id, reviewed.id}
+    status = {o.id: o.status for o in after.outcomes}
+    assert (status[outside.id], status[reviewed.id]) == (KILLED, EQUIVALENT)
+    assert after.profile == last.profile and after.enumerated == len(every)
+    md = (reports / "mutants.md").read_text()
+    assert f"| {len(every)} | 32 | 0 | 32 | 1 | 31 | 0 | 0 | 100.0% |" in md
+    assert "re-ran only the 2 survivors of the run before it: 1 killed now" in md
+    # a survivor whose page changed since is no longer the same mutant: said, not guessed
+    page = game / "pages" / f"{outside.page}.rl"
+    text = page.read_text().split("\n")
+    header_end = next(i for i, line in enumerate(text) if not line.startswith("#"))
+    text[header_end:header_end] = [""]
+    page.write_text("\n".join(text))
+    write_mutant_report(last, reports)
+    stale = CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
+    assert stale.exit_code == 2 and "no longer mutants of these pages" in stale.output
 
 
 @pytest.mark.slow

@@ -108,6 +108,31 @@ def test_check_walks_both_and_page_tools_reach_the_second_side(tmp_path: Path) -
     assert "against" in out
 
 
+def test_a_second_opinion_not_written_yet_is_said_plainly_not_failed(tmp_path: Path) -> None:
+    """Right after ``second-opinion``, before anyone translated ``second/``, the checks say
+    the second translation is not written yet; they neither fail nor tell the translator
+    to fix pages after reporting 0 problems."""
+    game = _copy(CORPORA_DIR / "tic_tac_toe", tmp_path)
+    assert _run("second-opinion", str(game))[0] == 0
+    code, out = _run("tool", str(game), "run_checks")
+    assert code == 0, out
+    assert out.startswith("green: every check passed.")
+    assert "second/ is not translated yet (no pages)" in out
+    assert "; second opinion not written yet" in out
+    assert "Re-read the cited rules" not in out and "0 problems" not in out
+    report = json.loads((game / "reports" / "check.json").read_text())
+    against = next(s for s in report["stages"] if s["name"] == "against")
+    assert against["status"] == "skipped"
+    code, out = _run("check", str(game), "--fuzz", "20")
+    assert code == 0 and "second opinion not written yet" in out
+    # a second translation that is written but does not compile stops a check: said as that
+    (game / "second" / "pages" / "x.page").write_text("garbage\n")
+    code, out = _run("tool", str(game), "run_checks")
+    assert code == 1 and "Not every check could run" in out
+    assert "FAIL — against could not run: second has no engine: pages/x.page:1:1" in out
+    assert "Re-read the cited rules" not in out
+
+
 def test_side_second_without_a_second_opinion_is_a_correction(tmp_path: Path) -> None:
     game = _copy(CORPORA_DIR / "tic_tac_toe", tmp_path)
     code, out = _run("tool", str(game), "read_page", '{"name": "win", "side": "second"}')

@@ -180,6 +180,8 @@ class PipelineChecker:
             uncovered_examples=tuple(
                 (i, texts.get(i, "")) for i in (sentences.uncovered_examples if sentences else ())
             ),
+            rules_line=sentences.rules_phrase() if sentences else "",
+            out_of_scope=tuple(sentences.out_of_scope.items()) if sentences else (),
             actions=tuple(report.coverage.actions.items()) if report.coverage else (),
             unexecuted=convert_finding(report.unexecuted) if report.unexecuted else None,
         )

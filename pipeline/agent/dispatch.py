@@ -238,6 +238,9 @@ class ToolRunner:
             uncited=list(report.uncited[:MAX_SENTENCES_SHOWN]),
             uncited_more=max(0, len(report.uncited) - MAX_SENTENCES_SHOWN),
             examples=list(report.uncovered_examples[:MAX_SENTENCES_SHOWN]),
+            rules_line=report.rules_line,
+            out_of_scope=list(report.out_of_scope[:MAX_SENTENCES_SHOWN]),
+            out_of_scope_more=max(0, len(report.out_of_scope) - MAX_SENTENCES_SHOWN),
             examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
             actions=list(report.actions),
             unexecuted=self._finding_view(report.unexecuted) if report.unexecuted else None,
@@ -291,6 +294,13 @@ class ToolRunner:
     def _review_mutant(self, args: tools.ReviewMutantArgs) -> ToolOutcome:
         reviewed = mutant_tools.review_mutant(self.workspace, args.id, args.why)
         return ToolOutcome(render("agent/result.md.j2", kind="mutant_reviewed", **reviewed))
+
+    def _mark_out_of_scope(self, args: tools.MarkOutOfScopeArgs) -> ToolOutcome:
+        marked = evidence_tools.mark_out_of_scope(self.workspace, args)
+        text = render("agent/result.md.j2", kind="out_of_scope", **marked)
+        return ToolOutcome(
+            text, "page_changed", f"{marked['file']} {', '.join(marked['sentences'])}"
+        )
 
     def _show_position(self, args: tools.ShowPositionArgs) -> ToolOutcome:
         viewer = self.toolbox.positions

@@ -1,10 +1,12 @@
-"""The evidence side of the agent's tools: scenarios, and what ``finish`` records.
+"""The evidence side of the agent's tools: scenarios, sentences out of scope, and what
+``finish`` records.
 
 Scenarios live in ``scenarios/*.toml`` of the game directory (format:
 :mod:`rulebook2game.check.scenarios`). ``finish`` is refused once while example
 sentences of the rulebook have no scenario, and records its summary and the
 ambiguities the translator resolved in ``reports/finish.json``, which the check
-report shows.
+report shows. Sentences the engine deliberately does not implement go to ``scope.toml``
+(:mod:`rulebook2game.check.scope`), which every coverage count reads.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from rulebook2game.check.scenarios import (
     scenarios_dir,
 )
 from rulebook2game.check.scenarios import write_scenario as write_file
+from rulebook2game.check.scope import SCOPE_FILE, add_out_of_scope, remove_out_of_scope
 from rulebook2game.check.sentences import example_sentences, load_text, scenario_cites
 from rulebook2game.errors import BadInputError
 from rulebook2game.trace import write_text_atomic
@@ -133,3 +136,28 @@ def delete_scenario(ws: Workspace, name: str) -> str:
         raise ToolRetry("no_such_scenario", name=stem, scenarios=names)
     path.unlink()
     return stem
+
+
+def mark_out_of_scope(ws: Workspace, args: tools.MarkOutOfScopeArgs) -> dict[str, Any]:
+    """Declare (or, with ``remove``, take back) sentences out of scope in ``scope.toml``."""
+    ids = [s.strip() for s in args.sentences if s.strip()]
+    if args.remove:
+        try:
+            removed = remove_out_of_scope(ws.root, ids)
+        except BadInputError as exc:
+            raise ToolRetry("bad_scope", error=str(exc)) from None
+        return {"removed": removed, "sentences": ids, "file": SCOPE_FILE}
+    if not args.why.strip():
+        raise ToolRetry("out_of_scope_why")
+    text = load_text(ws.root)
+    if text is None:
+        raise ToolRetry("bad_scope", error="this game has no rule text to take sentences from")
+    unknown = [i for i in ids if not text.resolve(i) and i not in text.titles]
+    if unknown or not ids:
+        raise ToolRetry("unknown_out_of_scope", ids=unknown or args.sentences)
+    try:
+        add_out_of_scope(ws.root, ids, args.why.strip())
+    except BadInputError as exc:
+        raise ToolRetry("bad_scope", error=str(exc)) from None
+    count = len(text.covered(ids))
+    return {"removed": None, "sentences": ids, "count": count, "file": SCOPE_FILE}

@@ -8,38 +8,55 @@ directory (:mod:`rulebook2game.evals.equivalents`).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rulebook2game.agent.errors import ToolRetry
 from rulebook2game.evals.equivalents import ReviewEntry, add_review
-from rulebook2game.evals.mutants import run_mutants, select_mutants
+from rulebook2game.evals.mutants import (
+    KILLED,
+    SURVIVED,
+    MutantRun,
+    StaleMutantRun,
+    read_mutant_run,
+    rerun_survivors,
+    run_mutants,
+    select_mutants,
+)
 from rulebook2game.workspace import Workspace
 
 SHOWN = 20
 """Survivors listed in the tool result (reports/mutants.md has them all)."""
 
 
-def _last_survivors(ws: Workspace) -> frozenset[str]:
-    path = ws.reports_dir / "mutants.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        outcomes = data["outcomes"]
-    except (OSError, ValueError, KeyError, TypeError):
-        raise ToolRetry("no_mutant_run") from None
-    return frozenset(
-        o["id"] for o in outcomes if o["status"] == "survived" and not o.get("equivalent")
-    )
-
-
 def run_page_mutants(ws: Workspace, max_mutants: int, survivors: bool) -> dict[str, Any]:
-    """Run the pages' mutants (a seeded sample of ``max_mutants``; 0: all); the result's fields."""
-    only = _last_survivors(ws) if survivors else None
-    run = run_mutants(ws.root, max_mutants=max_mutants or None, only=only)
+    """Run the pages' mutants (a seeded sample of ``max_mutants``; 0: all); the result's fields.
+
+    ``survivors``: re-run every survivor of the last run (whatever its sample) and fold the
+    outcomes into it; the counts stay the whole run's and ``rerun`` says what changed.
+    """
+    if survivors:
+        try:
+            read_mutant_run(ws.reports_dir)
+        except StaleMutantRun:
+            raise ToolRetry("no_mutant_run") from None
+        try:
+            run = rerun_survivors(ws.root)
+        except StaleMutantRun as exc:
+            raise ToolRetry("stale_mutant_run", error=str(exc)) from None
+    else:
+        run = run_mutants(ws.root, max_mutants=max_mutants or None)
+    return mutants_result(run)
+
+
+def mutants_result(run: MutantRun) -> dict[str, Any]:
+    """The fields of the ``mutants`` tool result: the whole run's counts, the first
+    :data:`SHOWN` survivors, and what a re-run of the survivors changed."""
+    again = run.rerun_outcomes
     return {
         "killed": run.killed,
         "total": run.total,
         "rate": "-" if run.rate is None else f"{100 * run.rate:.0f}%",
+        "surviving": len(run.survivors),
         "survivors": [
             {"id": o.id, "where": o.where, "description": o.description}
             for o in run.survivors[:SHOWN]
@@ -47,6 +64,14 @@ def run_page_mutants(ws: Workspace, max_mutants: int, survivors: bool) -> dict[s
         "equivalent": len(run.equivalents),
         "not_compiled": run.not_compiled,
         "seconds": round(run.seconds),
+        "rerun": {
+            "run": len(again),
+            "killed": sum(o.status == KILLED for o in again),
+            "surviving": sum(o.status == SURVIVED and o.equivalent is None for o in again),
+            "equivalent": sum(o.equivalent is not None for o in again),
+        }
+        if run.rerun
+        else None,
     }
 
 

@@ -83,6 +83,11 @@ class CheckReport:
     """(id, text) of rule sentences no page cites."""
     uncovered_examples: tuple[tuple[str, str], ...] = ()
     """(id, text) of example sentences no scenario cites."""
+    rules_line: str = ""
+    """``12 rule sentences, 9 cited by pages, 2 out of scope with reasons`` (empty: no
+    rule text)."""
+    out_of_scope: tuple[tuple[str, str], ...] = ()
+    """(id, why) of the sentences ``scope.toml`` declares out of scope."""
     actions: tuple[tuple[str, int], ...] = ()
     """How often fuzzing played each declared action (0: never legal, or never chosen)."""
     unexecuted: Finding | None = None

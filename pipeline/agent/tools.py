@@ -91,6 +91,12 @@ class ReviewMutantArgs(_Args):
     why: str = Field(min_length=1)
 
 
+class MarkOutOfScopeArgs(_Args):
+    sentences: list[str] = Field(min_length=1)
+    why: str = ""
+    remove: bool = False
+
+
 class ShowPositionArgs(_Args):
     actions: list[str] = Field(default_factory=list)
     state: str | None = None
@@ -110,6 +116,7 @@ ARG_MODELS: dict[str, type[_Args]] = {
     "show_position": ShowPositionArgs,
     "run_mutants": RunMutantsArgs,
     "review_mutant": ReviewMutantArgs,
+    "mark_out_of_scope": MarkOutOfScopeArgs,
     "finish": FinishArgs,
 }
 """Every tool, in the order the model is shown them."""

@@ -65,6 +65,13 @@ def against(ctx: StageContext) -> tuple[StageResult, tuple[Finding, ...]]:
         return _row("error", started, str(exc)), ()
     # named in game.toml: called by that name (`second`), as the translator knows it
     label = str(given or ctx.config.second_opinion)
+    if not given and not other_ws.pages():
+        # prepared by `second-opinion`, not translated yet: nothing to compare, no failure
+        note = (
+            f"{label}/ is not translated yet (no pages): a separate agent translates it "
+            f"by following {label}/AGENTS.md, then the checks compare both"
+        )
+        return _row("skipped", started, note, not_written=True), ()
     runs = int(ctx.options.get("oracle", DEFAULT_ORACLE))
     with compile_and_start(other_ws) as other:
         if other.engine is None:

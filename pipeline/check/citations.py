@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
+from rulebook2game.check.scope import SCOPE_FILE, read_scope
 from rulebook2game.check.sentences import load_text
 from rulebook2game.diff.rules import RuleText
+from rulebook2game.errors import BadWorkspaceError
 from rulebook2game.page_header import CITATION_KEYS, COMMENT_MARKS, split_citations
 from rulebook2game.targets import page_suffix_for
 
@@ -35,6 +38,9 @@ class UnknownCitation:
     """The page file's suffix (the target's)."""
     problem: str = ""
     """What is wrong when it is not an unknown id (a header that hides what the page does)."""
+    folder: str = "pages/"
+    """Where the file is, from the game directory (``""``: ``scope.toml`` at its top)."""
+    what: str = "unknown citation"
 
     @property
     def location(self) -> str:
@@ -42,13 +48,12 @@ class UnknownCitation:
         return f"{self.page}{self.suffix}:{self.line}"
 
     def __str__(self) -> str:
-        where = f"pages/{self.location}: error:"
+        where = f"{self.folder}{self.location}: error:"
         if self.problem:
             return f"{where} {self.problem}"
         hint = f" ({self.hint})" if self.hint else ""
         return (
-            f"{where} unknown citation {self.cite}: "
-            f"the rulebook has no such section or sentence{hint}"
+            f"{where} {self.what} {self.cite}: the rulebook has no such section or sentence{hint}"
         )
 
 
@@ -98,11 +103,29 @@ def _hint(text: RuleText, cite: str) -> str:
 
 
 def unknown_citations(root: Path, pages_dir: Path) -> list[UnknownCitation]:
-    """Every citation of every page that the rulebook's text does not have."""
+    """Every citation of every page, and every id of ``scope.toml``, that the rulebook's
+    text does not have."""
     text = load_text(root)
     if text is None or not text.sentences:
         return []
-    return check_pages(text, sorted(pages_dir.glob(f"*{page_suffix_for(pages_dir.parent)}")))
+    pages = sorted(pages_dir.glob(f"*{page_suffix_for(pages_dir.parent)}"))
+    return check_pages(text, pages) + check_scope(text, root)
+
+
+def check_scope(text: RuleText, root: Path) -> list[UnknownCitation]:
+    """The ids ``root/scope.toml`` declares out of scope that ``text`` does not have."""
+    stem, suffix = SCOPE_FILE.rsplit(".", 1)
+    scope = partial(UnknownCitation, stem, suffix=f".{suffix}", folder="")
+    try:
+        declared = read_scope(root)
+    except BadWorkspaceError as exc:
+        return [scope(1, "", problem=str(exc).removeprefix(f"{root / SCOPE_FILE}: "))]
+    return [
+        scope(line, cite, _hint(text, cite), what="unknown out-of-scope sentence")
+        for entry in declared
+        for cite, line in zip(entry.sentences, entry.lines, strict=True)
+        if not text.resolve(cite) and cite not in text.titles
+    ]
 
 
 def check_pages(text: RuleText, pages: list[Path]) -> list[UnknownCitation]:

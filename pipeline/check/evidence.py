@@ -65,6 +65,8 @@ UNITS: dict[str, str] = {
     "second_opinion": "trajectories",
     "reference": "trajectories",
 }
+NOT_WRITTEN = "not written yet"
+"""The note of a second opinion that ``second-opinion`` prepared and nobody translated yet."""
 RULEBOOK_KINDS = frozenset({"scenarios", "golden_traces", "second_opinion"})
 """Evidence that the engine agrees with the rulebook's meaning (not only that it runs)."""
 
@@ -143,17 +145,29 @@ class Evidence(_Model):
 
     def missing_phrase(self) -> str:
         """What this game lacks: ``no reference engine, no golden traces, no scenarios``."""
-        return ", ".join(
-            f"no {LABELS[i.kind]}" if i.status == "not_available" else f"{LABELS[i.kind]} not run"
-            for i in self.missing()
-        )
+        return ", ".join(_lacks(i) for i in self.missing())
 
     def missing(self) -> list[EvidenceItem]:
-        """Rulebook-level evidence that is not available or did not run."""
+        """Rulebook-level evidence that is not available or did not run (and a declared
+        second opinion not written yet)."""
         wanted = ("reference", "golden_traces", "scenarios")
         return [
-            i for i in self.items if i.kind in wanted and i.status in ("not_available", "not_run")
+            i
+            for i in self.items
+            if (i.kind in wanted and i.status in ("not_available", "not_run"))
+            or i.note == NOT_WRITTEN
         ]
+
+    def unwritten_phrase(self) -> str:
+        """``second opinion not written yet`` for a declared, untranslated second opinion."""
+        return ", ".join(_lacks(i) for i in self.items if i.note == NOT_WRITTEN)
+
+
+def _lacks(item: EvidenceItem) -> str:
+    label = LABELS[item.kind]
+    if item.note == NOT_WRITTEN:
+        return f"{label} {NOT_WRITTEN}"
+    return f"no {label}" if item.status == "not_available" else f"{label} not run"
 
 
 def assess(report: CheckReport) -> Evidence:
@@ -181,6 +195,8 @@ def _item(
     if kind == "invariants":
         return _invariants(stage, invariant_failed)
     count = _count(kind, stats)
+    if stage.status == "skipped" and stats.get("not_written"):
+        return EvidenceItem(kind=kind, status="not_run", note=NOT_WRITTEN)
     if stage.status == "skipped":
         status: EvidenceStatus = "not_available" if _absent(kind, stage) else "not_run"
         return EvidenceItem(kind=kind, status=status, count=0, note=stage.summary)
@@ -247,7 +263,8 @@ def verdict(report: CheckReport, evidence: Evidence | None = None) -> str:
     passed = ev.passed_phrase()
     missing = ev.missing_phrase()
     if level == "reference":
-        return f"PASS — {passed}"
+        unwritten = ev.unwritten_phrase()
+        return f"PASS — {passed}" + (f"; {unwritten}" if unwritten else "")
     if level == "rulebook":
         tail = f"; {missing}" if missing else ""
         return f"PASS — {passed}{tail}"

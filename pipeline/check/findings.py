@@ -248,8 +248,12 @@ class PageIndex:
         """The finding with its pages and sections filled in.
 
         Order: the page at the failing source line (when the engine reported one),
-        the pages declaring the actions in question, the pages defining the functions
-        involved, then any pages the finding already named.
+        the pages declaring the actions in question, the pages defining what their
+        effects call, the pages defining the functions involved, then any pages the
+        finding already named. Where one side offers an action the other refuses, the
+        precondition decides: the pages defining what it calls come before the page that
+        declares the action (on the mistranslated corpus, the bug's page comes first
+        more often: ``scripts/finding_pages.py``).
         """
         refs: list[PageRef] = []
         for where in [finding.location, finding.message, finding.actual]:
@@ -258,10 +262,11 @@ class PageIndex:
                 refs.append(ref)
                 break
         legal = finding.kind in LEGAL_KINDS or finding.extra.get("what") in ("legal", "chance")
-        for text in finding.actions:
-            refs.extend(self.pages_declaring(text))
-        for text in finding.actions:
-            refs.extend(self.callee_pages(text, precondition=legal))
+        declaring = [r for text in finding.actions for r in self.pages_declaring(text)]
+        callees = [
+            r for text in finding.actions for r in self.callee_pages(text, precondition=legal)
+        ]
+        refs += [*callees, *declaring] if legal else [*declaring, *callees]
         for function in (*finding.functions, *HOOKS_OF.get(finding.extra.get("what", ""), ())):
             refs.extend(self.pages_defining(function))
         refs.extend(finding.pages)

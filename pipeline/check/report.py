@@ -155,8 +155,19 @@ class SentenceCoverage(_Model):
     examples_covered: int = 0
     uncovered_examples: list[str] = Field(default_factory=list)
     """Ids of example sentences no scenario cites."""
+    rules_out_of_scope: int = 0
+    examples_out_of_scope: int = 0
+    out_of_scope: dict[str, str] = Field(default_factory=dict)
+    """Sentence id -> why, for the sentences ``scope.toml`` declares out of scope."""
     texts: dict[str, str] = Field(default_factory=dict)
-    """The text of each uncited or uncovered sentence."""
+    """The text of each uncited, uncovered or out-of-scope sentence."""
+
+    def rules_phrase(self) -> str:
+        """``12 rule sentences, 9 cited by pages, 2 out of scope with reasons``."""
+        out = f"{self.rules} rule sentences, {self.rules_cited} cited by pages"
+        if self.rules_out_of_scope:
+            out += f", {self.rules_out_of_scope} out of scope with reasons"
+        return out
 
 
 class AmbiguityRecord(_Model):
@@ -446,7 +457,17 @@ def _notes_lines(notes: FinishNotes) -> list[str]:
 def _sentence_lines(cov: SentenceCoverage) -> list[str]:
     out = ["## Coverage by sentence", ""]
     out.append(f"- rule sentences cited by pages: {cov.rules_cited}/{cov.rules}")
+    if cov.rules_out_of_scope:
+        out.append(f"- rule sentences out of scope (`scope.toml`): {cov.rules_out_of_scope}")
     out.append(f"- example sentences covered by scenarios: {cov.examples_covered}/{cov.examples}")
+    if cov.examples_out_of_scope:
+        out.append(f"- example sentences out of scope: {cov.examples_out_of_scope}")
+    if cov.out_of_scope:
+        out += ["", "Out of scope, with the translator's reasons (`scope.toml`):", ""]
+        out += [
+            f"- {i}: {_clip(cov.texts.get(i, ''), 120)} — {why}"
+            for i, why in cov.out_of_scope.items()
+        ]
     for title, ids in (
         ("Rule sentences no page cites", cov.uncited),
         ("Examples no scenario covers", cov.uncovered_examples),

@@ -8,7 +8,8 @@ scenarios should. Framing and figure sentences are neither (see
 :mod:`rulebook2game.diff.rules`).
 
 :func:`coverage` is the one count of coverage: ``check``'s report, the translator's
-``run_checks`` and ``finish``, and ``eval`` all use it.
+``run_checks`` and ``finish``, and ``eval`` all use it. Sentences the translator declared
+out of scope (``scope.toml``, :mod:`rulebook2game.check.scope`) are counted apart.
 
 The rule text is read as the checks read cited text (``rulebook.json``, else
 ``rules.md``); a game directory with neither gets no sentence coverage.
@@ -17,9 +18,10 @@ The rule text is read as the checks read cited text (``rulebook.json``, else
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from rulebook2game.check import scope
 from rulebook2game.check.page_source import read_page_info
 from rulebook2game.check.report import SentenceCoverage
 from rulebook2game.check.scenarios import read_scenario, scenario_paths
@@ -87,26 +89,51 @@ def scenario_cites(root: Path) -> list[str]:
     return cites
 
 
-def coverage(text: RuleText, pages: Iterable[str], scenarios: Iterable[str]) -> SentenceCoverage:
-    """Which rule sentences the pages cite and which examples the scenarios cite."""
-    by_pages = text.covered(pages)
-    by_scenarios = text.covered(scenarios)
+def coverage(
+    text: RuleText,
+    pages: Iterable[str],
+    scenarios: Iterable[str],
+    out_of_scope: Mapping[str, str] | None = None,
+) -> SentenceCoverage:
+    """Which rule sentences the pages cite and which examples the scenarios cite.
+
+    ``out_of_scope`` (sentence id -> why, :func:`rulebook2game.check.scope.reasons`): the
+    sentences the translator declared the engine does not implement, counted apart: never
+    as uncited or uncovered, never as cited or covered (a page citing one too does not
+    make it covered).
+    """
+    apart = dict(out_of_scope or {})
+    by_pages = text.covered(pages) - apart.keys()
+    by_scenarios = text.covered(scenarios) - apart.keys()
     rules = rule_sentences(text)
     examples = example_sentences(text)
+    uncited = [s for s in rules if s.id not in by_pages and s.id not in apart]
+    uncovered = [s for s in examples if s.id not in by_scenarios and s.id not in apart]
+    declared = [s for s in (*rules, *examples) if s.id in apart]
     # the text of every sentence listed as missing (a rule a scenario cites is still
-    # uncited by pages)
-    missing = [s for s in rules if s.id not in by_pages]
-    missing += [s for s in examples if s.id not in by_scenarios]
+    # uncited by pages) or out of scope
     return SentenceCoverage(
         source=text.source,
         rules=len(rules),
         rules_cited=sum(s.id in by_pages for s in rules),
-        uncited=[s.id for s in rules if s.id not in by_pages],
+        uncited=[s.id for s in uncited],
         examples=len(examples),
         examples_covered=sum(s.id in by_scenarios for s in examples),
-        uncovered_examples=[s.id for s in examples if s.id not in by_scenarios],
-        texts={s.id: s.text for s in missing},
+        uncovered_examples=[s.id for s in uncovered],
+        rules_out_of_scope=sum(s.id in apart for s in rules),
+        examples_out_of_scope=sum(s.id in apart for s in examples),
+        out_of_scope={s.id: apart[s.id] for s in declared},
+        texts={s.id: s.text for s in (*uncited, *uncovered, *declared)},
     )
+
+
+def out_of_scope(root: Path, text: RuleText) -> dict[str, str]:
+    """Sentence id -> why of ``root/scope.toml`` (none when it is absent or broken: the
+    compile stage reports a broken one)."""
+    try:
+        return scope.reasons(text, scope.read_scope(root))
+    except Rulebook2GameError:
+        return {}
 
 
 def coverage_of(root: Path, pages_dir: Path) -> SentenceCoverage | None:
@@ -114,4 +141,4 @@ def coverage_of(root: Path, pages_dir: Path) -> SentenceCoverage | None:
     text = load_text(root)
     if text is None or not text.sentences:
         return None
-    return coverage(text, page_cites(pages_dir), scenario_cites(root))
+    return coverage(text, page_cites(pages_dir), scenario_cites(root), out_of_scope(root, text))

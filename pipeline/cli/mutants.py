@@ -10,7 +10,6 @@ edit cannot change anything observable, review it as equivalent with ``--equival
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -21,20 +20,16 @@ from rulebook2game.cli._common import console, fail_cleanly
 from rulebook2game.cli._progress import MutantProgress
 from rulebook2game.errors import BadInputError
 from rulebook2game.evals.equivalents import ReviewEntry, add_review
-from rulebook2game.evals.mutants import WORKERS, MutantRun, Profile, run_mutants, select_mutants
+from rulebook2game.evals.mutants import (
+    WORKERS,
+    MutantRun,
+    Profile,
+    read_mutant_run,
+    rerun_survivors,
+    run_mutants,
+    select_mutants,
+)
 from rulebook2game.workspace import open_workspace
-
-
-def _last_survivors(game_dir: Path) -> frozenset[str]:
-    """Ids of the unexplained survivors of the last run (``reports/mutants.json``)."""
-    path = open_workspace(game_dir).reports_dir / "mutants.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return frozenset(
-            o["id"] for o in data["outcomes"] if o["status"] == "survived" and not o["equivalent"]
-        )
-    except (OSError, ValueError, KeyError, TypeError):
-        raise BadInputError(f"{path}: no earlier mutant run to take survivors from") from None
 
 
 def _review(game_dir: Path, mutant_id: str, why: str, seed: int) -> None:
@@ -52,6 +47,14 @@ def _review(game_dir: Path, mutant_id: str, why: str, seed: int) -> None:
 
 
 def _summary(run: MutantRun) -> None:
+    if run.rerun:
+        again = run.rerun_outcomes
+        killed = sum(o.status == "killed" for o in again)
+        console.print(
+            f"re-ran the {len(again)} survivors of the last run: {killed} killed now; "
+            "the whole run:",
+            soft_wrap=True,
+        )
     rate = "-" if run.rate is None else f"{100 * run.rate:.1f}%"
     console.print(
         f"{escape(run.game)}: {run.killed}/{run.total} mutants killed ({rate}); "
@@ -101,24 +104,34 @@ def mutants_command(
     """Check every mutant of the pages; list the survivors (exit 1 if any).
 
     Reviewed-equivalent mutants (mutants.toml) are not run again; --survivors re-runs only
-    the last run's survivors, after you added evidence. Writes reports/mutants.json and .md.
+    every survivor of the last run, after you added evidence, and updates that run's
+    reports/mutants.json and .md (their counts stay the whole run's).
     """
     with fail_cleanly():
         if equivalent is not None:
             _review(game_dir, equivalent, why, seed)
             return
-        only = _last_survivors(game_dir) if survivors else None
-        limit = max_mutants or None
-        progress = MutantProgress(limit, seed, total=len(only) if only is not None else None)
-        run = run_mutants(
-            game_dir,
-            seed=seed,
-            max_mutants=limit,
-            profile=Profile(fuzz=fuzz, oracle=oracle, seed=seed),
-            on_mutant=lambda o: progress(game_dir, o),
-            only=only,
-            workers=jobs or WORKERS,
-        )
+        profile = Profile(fuzz=fuzz, oracle=oracle, seed=seed)
+        if survivors:
+            last = read_mutant_run(open_workspace(game_dir).reports_dir)
+            progress = MutantProgress(None, seed, total=len(last.survivors))
+            run = rerun_survivors(
+                game_dir,
+                profile=profile,
+                on_mutant=lambda o: progress(game_dir, o),
+                workers=jobs or WORKERS,
+            )
+        else:
+            limit = max_mutants or None
+            progress = MutantProgress(limit, seed)
+            run = run_mutants(
+                game_dir,
+                seed=seed,
+                max_mutants=limit,
+                profile=profile,
+                on_mutant=lambda o: progress(game_dir, o),
+                workers=jobs or WORKERS,
+            )
         _summary(run)
         reports = open_workspace(game_dir).reports_dir
         console.print(f"wrote {escape(str(reports / 'mutants.md'))} and mutants.json")

@@ -22,6 +22,7 @@ from rulebook2game.diff.engines import Compiled, compile_game
 from rulebook2game.diff.model import BehaviourDiff, Citation, GameDiff, PageReview
 from rulebook2game.diff.pages import diff_pages
 from rulebook2game.diff.rules import RuleText, load_rule_text
+from rulebook2game.diff.scope import compare_scope, side_scope
 from rulebook2game.diff.sides import Side, game_dir_of, resolve_side, working_dir
 from rulebook2game.errors import BadInputError
 from rulebook2game.targets import page_suffix_for
@@ -88,6 +89,7 @@ def diff_games(old_spec: str, new_spec: str, options: DiffOptions | None = None)
         behaviour,
         command_line(old_spec, new_spec, opts),
         readings,
+        compare_scope(side_scope(old), side_scope(new)),
     )
 
 

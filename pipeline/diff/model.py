@@ -9,6 +9,7 @@ from typing import Any
 from rulebook2game.diff.ambiguities import AmbiguityChange
 from rulebook2game.diff.behaviour import StepDifference, Walk
 from rulebook2game.diff.pages import PageChange
+from rulebook2game.diff.scope import ScopeChange
 
 
 @dataclass(frozen=True)
@@ -107,13 +108,18 @@ class GameDiff:
     """The command that reproduces this diff."""
     ambiguities: tuple[AmbiguityChange, ...] = ()
     """Recorded ambiguities added, removed or read differently (``finish``'s notes)."""
+    out_of_scope: tuple[ScopeChange, ...] = ()
+    """Sentences declared out of scope (``scope.toml``) on one side only, or for another
+    reason."""
 
     @property
     def changed(self) -> bool:
-        """Whether the two sides differ in pages, in recorded ambiguities or in behaviour."""
+        """Whether the two sides differ in pages, in recorded ambiguities, in what is out
+        of scope or in behaviour."""
         return (
             bool(self.pages)
             or bool(self.ambiguities)
+            or bool(self.out_of_scope)
             or (self.behaviour is not None and self.behaviour.changed)
         )
 

@@ -20,6 +20,7 @@ from rich.text import Text
 from rulebook2game.diff.ambiguities import change_line
 from rulebook2game.diff.behaviour import StepDifference, Walk
 from rulebook2game.diff.model import BehaviourDiff, GameDiff, PageReview
+from rulebook2game.diff.scope import scope_line
 
 
 def render_json(diff: GameDiff) -> str:
@@ -126,6 +127,10 @@ def render_markdown(diff: GameDiff) -> str:
         lines += [f"## Recorded ambiguities ({len(diff.ambiguities)} changed)", ""]
         lines += [f"- {change_line(c)}" for c in diff.ambiguities]
         lines += [""]
+    if diff.out_of_scope:
+        lines += [f"## Out of scope ({len(diff.out_of_scope)} changed, scope.toml)", ""]
+        lines += [f"- {scope_line(c)}" for c in diff.out_of_scope]
+        lines += [""]
     if diff.behaviour is not None:
         lines += _md_behaviour(diff.behaviour)
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -204,6 +209,11 @@ def render_html(diff: GameDiff) -> str:
         body.append(
             f"<h2>Recorded ambiguities ({len(diff.ambiguities)} changed)</h2><ul>{items}</ul>"
         )
+    if diff.out_of_scope:
+        items = "".join(f"<li>{E(scope_line(c))}</li>" for c in diff.out_of_scope)
+        body.append(
+            f"<h2>Out of scope ({len(diff.out_of_scope)} changed, scope.toml)</h2><ul>{items}</ul>"
+        )
     if diff.behaviour is not None:
         body.append(_html_behaviour(diff.behaviour))
     head = f"<meta charset='utf-8'><title>{E(title)}</title><style>{_CSS}</style>"
@@ -257,6 +267,9 @@ def render_rich(diff: GameDiff) -> RenderableType:
     if diff.ambiguities:
         parts.append(Text(f"recorded ambiguities: {len(diff.ambiguities)} changed", style="bold"))
         parts += [Text("  " + change_line(c)) for c in diff.ambiguities]
+    if diff.out_of_scope:
+        parts.append(Text(f"out of scope: {len(diff.out_of_scope)} changed", style="bold"))
+        parts += [Text("  " + scope_line(c)) for c in diff.out_of_scope]
     if diff.behaviour is not None:
         parts.append(_rich_behaviour(diff.behaviour))
     parts.append(Text(f"reproduce: {diff.command}", style="dim"))

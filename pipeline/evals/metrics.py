@@ -28,7 +28,7 @@ from rulebook2game.check.oracle import walk
 from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import run_check, stages_for
 from rulebook2game.check.sentences import coverage as sentence_coverage
-from rulebook2game.check.sentences import scenario_cites
+from rulebook2game.check.sentences import out_of_scope, scenario_cites
 from rulebook2game.check.stages import max_steps
 from rulebook2game.diff.engines import compile_game
 from rulebook2game.diff.pages import page_cites
@@ -167,13 +167,15 @@ def coverage(ws: Workspace) -> CoverageRecord | None:
     except Rulebook2GameError:
         return None
     cites = [c for page in ws.pages() for c in page_cites(page.read_text(encoding="utf-8"))]
-    counted = sentence_coverage(rules, cites, scenario_cites(ws.root))
+    apart = out_of_scope(ws.root, rules)
+    counted = sentence_coverage(rules, cites, scenario_cites(ws.root), apart)
     return CoverageRecord(
         source=rules.source,
         sentences=Ratio(num=counted.rules_cited, den=counted.rules),
         uncited=list(counted.uncited),
         dangling=sorted({c for c in cites if not rules.resolve(c)}),
         uncovered_examples=list(counted.uncovered_examples),
+        out_of_scope=dict(counted.out_of_scope),
     )
 
 

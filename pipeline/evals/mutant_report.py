@@ -12,6 +12,8 @@ from rulebook2game.trace import write_text_atomic
 if TYPE_CHECKING:
     from rulebook2game.evals.mutants import MutantOutcome, MutantRun
 
+MUTANTS_JSON = "mutants.json"
+
 
 def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
     """``mutants.json`` (every outcome) and ``mutants.md`` (summary, survivors with diffs)."""
@@ -32,9 +34,10 @@ def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
         "seconds": run.seconds,
         "profile": asdict(run.profile),
         "by_operator": {k: {"killed": a, "compiled": b} for k, (a, b) in run.by_operator().items()},
+        "rerun": list(run.rerun),
         "outcomes": [asdict(o) for o in run.outcomes],
     }
-    json_path, md_path = reports_dir / "mutants.json", reports_dir / "mutants.md"
+    json_path, md_path = reports_dir / MUTANTS_JSON, reports_dir / "mutants.md"
     write_text_atomic(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     write_text_atomic(md_path, render_mutants_markdown(run))
     return json_path, md_path
@@ -63,6 +66,7 @@ def render_mutants_markdown(run: MutantRun) -> str:
         f"seed {run.profile.seed}; stops at the first finding. Total {run.seconds:.0f} s.",
         "Reviewed-equivalent mutants are not run: `mutants.toml` of the game (and, for the "
         "corpus, `evals/mutants/equivalent.toml`) says why each one cannot be killed.",
+        *_rerun_line(run),
         "",
         "| operator | killed / compiled |",
         "|---|---:|",
@@ -77,6 +81,22 @@ def render_mutants_markdown(run: MutantRun) -> str:
     lines += _section("Reviewed as equivalent", run.equivalents)
     lines += _section("Errors", run.errors)
     return "\n".join(lines) + "\n"
+
+
+def _rerun_line(run: MutantRun) -> list[str]:
+    """What the latest call (a re-run of the survivors) changed in the counts above."""
+    if not run.rerun:
+        return []
+    again = run.rerun_outcomes
+    killed = sum(o.status == "killed" for o in again)
+    surviving = sum(o.status == "survived" and o.equivalent is None for o in again)
+    equivalent = sum(o.equivalent is not None for o in again)
+    return [
+        "",
+        f"The latest call re-ran only the {len(again)} survivors of the run before it: "
+        f"{killed} killed now, {surviving} still surviving, {equivalent} reviewed as "
+        "equivalent since. The counts above are the whole run's.",
+    ]
 
 
 def _section(title: str, items: list[MutantOutcome]) -> list[str]:

@@ -16,8 +16,10 @@ interrupted run resumes where it stopped. Per game: mutants, compiled, killed, s
 their diffs, kill rate, median time to kill, wall time. Mutants reviewed as equivalent
 (``GAME_DIR/mutants.toml``, and ``evals/mutants/equivalent.toml`` for the corpus; see
 :mod:`rulebook2game.evals.equivalents`) are not run again: they are listed apart and
-left out of the kill rate. ``only`` re-runs a chosen few (the last run's survivors).
-The detail is written to ``GAME_DIR/reports/mutants.json`` and ``mutants.md``.
+left out of the kill rate. ``only`` runs a chosen few; :func:`rerun_survivors` re-runs the
+last run's survivors and folds what became of them into that run, so the report keeps
+describing the whole run. The detail is written to ``GAME_DIR/reports/mutants.json`` and
+``mutants.md``.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ from rulebook2game.check.findings import REPLAY, Finding
 from rulebook2game.check.replay import replay
 from rulebook2game.check.report import StageResult
 from rulebook2game.check.stages import DEFAULT_FUZZ, DEFAULT_ORACLE
-from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.evals.equivalents import REVIEW_FILE, load_reviews
-from rulebook2game.evals.mutant_report import write_mutant_report
+from rulebook2game.evals.mutant_report import MUTANTS_JSON, write_mutant_report
 from rulebook2game.jobs import JobJournal, LocalPool, Runner
 from rulebook2game.mutate import Mutant, enumerate_mutants, materialize, read_pages
 from rulebook2game.mutate.mutants import PRESENTATION_ONLY, evidence_fingerprint
@@ -126,6 +128,8 @@ class MutantRun:
     enumerated: int
     """Mutants the operators produced (before any sampling cap)."""
     profile: Profile = field(default_factory=Profile)
+    rerun: tuple[str, ...] = ()
+    """Ids the latest call re-ran (:func:`rerun_survivors`); the rest come from the run before."""
 
     def _with(self, status: str) -> list[MutantOutcome]:
         return [o for o in self.outcomes if o.status == status]
@@ -175,6 +179,12 @@ class MutantRun:
     def raw_rate(self) -> float | None:
         """Killed / compiled mutants, equivalent ones included."""
         return self.killed / self.compiled if self.compiled else None
+
+    @property
+    def rerun_outcomes(self) -> list[MutantOutcome]:
+        """What became of the mutants the latest call re-ran."""
+        ids = set(self.rerun)
+        return [o for o in self.outcomes if o.id in ids]
 
     @property
     def median_kill_seconds(self) -> float | None:
@@ -404,3 +414,74 @@ def _run_all(
     fresh = runner.map(job, [mutants[i] for i in todo], [keys[i] for i in todo], finished)
     outcomes.update(zip(todo, fresh, strict=True))
     return [outcomes[i] for i in range(len(mutants))]
+
+
+class StaleMutantRun(BadInputError):
+    """The last mutant run cannot be continued: there is none, or the pages changed since."""
+
+
+def read_mutant_run(reports_dir: Path) -> MutantRun:
+    """The run ``reports_dir/mutants.json`` describes (raises :class:`StaleMutantRun`)."""
+    path = reports_dir / MUTANTS_JSON
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return MutantRun(
+            game=data["game"],
+            outcomes=tuple(MutantOutcome(**o) for o in data["outcomes"]),
+            seconds=float(data["seconds"]),
+            enumerated=int(data["enumerated"]),
+            profile=Profile(**data["profile"]),
+            rerun=tuple(data.get("rerun", ())),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        raise StaleMutantRun(f"{path}: no earlier mutant run to take survivors from") from None
+
+
+def rerun_survivors(
+    game_dir: Path,
+    *,
+    workers: int = WORKERS,
+    profile: Profile | None = None,
+    on_mutant: Callable[[MutantOutcome], None] | None = None,
+    runner: Runner | None = None,
+) -> MutantRun:
+    """Run the last run's unexplained survivors again and fold the outcomes into that run.
+
+    Every survivor is run, whatever sample the last run drew; a survivor reviewed as
+    equivalent since is not run but counted as such. The returned run, written to
+    ``reports/``, is the last run with those outcomes replaced (``rerun`` names them), so
+    its counts and report stay those of the whole run. Raises :class:`StaleMutantRun`
+    when there is no last run or a survivor is no longer the same mutant of the pages.
+    """
+    reports = open_workspace(game_dir).reports_dir
+    last = read_mutant_run(reports)
+    survivors = {o.id: o for o in last.survivors}
+    current = {m.id: m for m in select_mutants(game_dir, None, last.profile.seed)[0]}
+    gone = [i for i, o in survivors.items() if i not in current or current[i].diff != o.diff]
+    if gone:
+        raise StaleMutantRun(
+            f"{len(gone)} survivor(s) of the last mutant run (e.g. {gone[0]}) are no longer "
+            "mutants of these pages (the pages changed): run all mutants again"
+        )
+    profile = profile or last.profile
+    fresh = run_mutants(
+        game_dir,
+        seed=profile.seed,
+        workers=workers,
+        profile=profile,
+        on_mutant=on_mutant,
+        write=False,
+        runner=runner,
+        only=frozenset(survivors),
+    )
+    by_id = {o.id: o for o in fresh.outcomes}
+    merged = MutantRun(
+        last.game,
+        tuple(by_id.get(o.id, o) for o in last.outcomes),
+        round(last.seconds + fresh.seconds, 3),
+        last.enumerated,
+        profile,
+        rerun=tuple(by_id),
+    )
+    write_mutant_report(merged, reports)
+    return merged

@@ -62,6 +62,13 @@ def _mutant_cell(g: GameRecord) -> str:
     return pct(g.mutants.killed) + took
 
 
+def _coverage_cell(g: GameRecord) -> str:
+    if g.coverage is None:
+        return "-"
+    apart = len(g.coverage.out_of_scope)
+    return pct(g.coverage.sentences) + (f" ({apart} out of scope)" if apart else "")
+
+
 def _row(g: GameRecord) -> list[str]:
     runs = f"{g.runs.green}/{g.runs.runs} green, {g.runs.repairs} repairs" if g.runs else "-"
     cost = f"${g.runs.cost_usd:.4f}" if g.runs and g.runs.cost_usd is not None else "-"
@@ -71,7 +78,7 @@ def _row(g: GameRecord) -> list[str]:
         _check_cell(g),
         pct(g.oracle.agreement) if g.oracle else "-",
         pct(g.golden),
-        pct(g.coverage.sentences) if g.coverage else "-",
+        _coverage_cell(g),
         _mutant_cell(g),
         runs,
         cost,
@@ -140,6 +147,9 @@ def _game_section(g: GameRecord) -> list[str]:
         if c.uncovered_examples:
             shown = ", ".join(c.uncovered_examples[:30])
             lines.append(f"- example sentences no scenario covers: {shown}")
+        if c.out_of_scope:
+            shown = "; ".join(f"{i} ({why})" for i, why in list(c.out_of_scope.items())[:30])
+            lines.append(f"- out of scope, with reasons (scope.toml): {shown}")
         if c.dangling:
             lines.append(f"- citations naming nothing in the rulebook: {', '.join(c.dangling)}")
     if g.mutants:

@@ -69,6 +69,9 @@ class CoverageRecord(_Model):
     """Citations of pages that name no sentence of the rulebook."""
     uncovered_examples: list[str] = Field(default_factory=list)
     """Ids of example sentences no scenario cites (examples are not rule sentences)."""
+    out_of_scope: dict[str, str] = Field(default_factory=dict)
+    """Sentence id -> why, for those ``scope.toml`` declares out of scope (neither cited
+    nor uncited)."""
 
 
 class MutantRecord(_Model):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook2game.check.report import CheckReport, load_report
+from rulebook2game.check.sentences import out_of_scope
 from rulebook2game.diff.pages import page_cites
 from rulebook2game.diff.rules import RuleText, load_rule_text
 from rulebook2game.errors import Rulebook2GameError
@@ -28,11 +29,13 @@ class ReviewSentence:
     text: str
     is_rule: bool
     pages: tuple[str, ...]
+    out_of_scope: str = ""
+    """Why the engine deliberately leaves it out (``scope.toml``); empty: in scope."""
 
     @property
     def uncited(self) -> bool:
-        """A rule sentence that no page cites."""
-        return self.is_rule and not self.pages
+        """A rule sentence that no page cites (and not declared out of scope)."""
+        return self.is_rule and not self.pages and not self.out_of_scope
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,16 @@ class Review:
         """How many rule sentences no page cites."""
         return sum(1 for s in self.sections for x in s.sentences if x.uncited)
 
+    @property
+    def out_of_scope_count(self) -> int:
+        """How many rule sentences ``scope.toml`` declares out of scope."""
+        return sum(1 for s in self.sections for x in s.sentences if x.is_rule and x.out_of_scope)
+
+    @property
+    def cited_count(self) -> int:
+        """How many rule sentences a page cites (out-of-scope ones are not counted)."""
+        return self.rule_count - self.uncited_count - self.out_of_scope_count
+
 
 _RULES_CACHE: dict[tuple[object, ...], RuleText] = {}
 """Rule text by game directory and the times its sources changed (a PDF-only game is
@@ -109,10 +122,13 @@ def build_review(ws: Workspace) -> Review:
         pages.append(ReviewPage(path.stem, cites, dangling))
         for sid in rules.covered(cites):
             citing.setdefault(sid, []).append(path.stem)
+    apart = out_of_scope(ws.root, rules)
     by_section: dict[str, list[ReviewSentence]] = {}
     for s in rules.sentences:
         by_section.setdefault(s.section, []).append(
-            ReviewSentence(s.id, s.text, s.is_rule, tuple(citing.get(s.id, ())))
+            ReviewSentence(
+                s.id, s.text, s.is_rule, tuple(citing.get(s.id, ())), apart.get(s.id, "")
+            )
         )
     order = dict.fromkeys([*rules.titles, *by_section])
     sections = tuple(
