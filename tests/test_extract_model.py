@@ -51,6 +51,15 @@ def test_toc_and_section_text(rulebook: Rulebook) -> None:
     assert "table:\n[4#3] Delivery | Points | Bonus\n[4#4] One cube | 1 | none" in table
 
 
+def test_section_text_says_which_sentences_are_not_rules(rulebook: Rulebook) -> None:
+    # The agent reads sections through this text: what coverage will not count as a rule
+    # (framing) and what a scenario should cover (examples) must be visible there.
+    assert "[front#1] (framing) Harbor Lights is a game" in rulebook.section_text("front")
+    sidebar = rulebook.section_text("2")
+    assert "[2#7] (example) Example: In a three-player game" in sidebar
+    assert "[2#6] " in sidebar and "[2#6] (" not in sidebar  # a rule carries no tag
+
+
 def test_unknown_section_names_close_ids(rulebook: Rulebook) -> None:
     with pytest.raises(KeyError, match=r"did you mean 3\.2"):
         rulebook.section_text("3.2.9")

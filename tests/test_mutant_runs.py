@@ -210,6 +210,16 @@ def test_the_tool_result_counts_every_survivor_not_the_shown_ones() -> None:
     assert "0/26 mutants caught" in text and "26 surviving" in text
     assert "The first 20 survivors (all of them in reports/mutants.md)" in text
     assert text.count("- survivor ") == 20 and "Re-ran" not in text
+    assert "sample" not in text  # every mutant ran
+
+
+def test_the_tool_result_says_when_it_ran_a_sample() -> None:
+    # A rate over 35 of 218 mutants read as the pages' whole kill rate in a trial; the
+    # 183 not run held the one rule no evidence covered.
+    run = MutantRun("g", _outcomes(35), 5.0, 218)
+    text = render("agent/result.md.j2", kind="mutants", **mutants_result(run))
+    assert "a seeded sample of 35 of the 218 mutants" in text
+    assert "183 not run" in text and '`{"max": 0}`' in text
 
 
 def _outcome_of(m: Mutant, status: str) -> MutantOutcome:

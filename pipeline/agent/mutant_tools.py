@@ -64,6 +64,8 @@ def mutants_result(run: MutantRun) -> dict[str, Any]:
         "equivalent": len(run.equivalents),
         "not_compiled": run.not_compiled,
         "seconds": round(run.seconds),
+        "sampled": len(run.outcomes),
+        "enumerated": run.enumerated,
         "rerun": {
             "run": len(again),
             "killed": sum(o.status == KILLED for o in again),

@@ -175,6 +175,9 @@ class Rulebook(_Model):
     def section_text(self, section_id: str) -> str:
         """One section's text, every sentence preceded by its id, e.g. ``[3.2#1]``.
 
+        A sentence that is not a rule says its role after the id: ``[4.1#2] (example)
+        For example, ...``, ``[1#1] (framing) ...``; a figure is its own block.
+
         Raises:
             KeyError: no such section.
         """
@@ -189,6 +192,11 @@ class Rulebook(_Model):
         return "\n\n".join(out)
 
 
+# How a sentence that is not a rule is marked where the agent reads a section: coverage
+# counts rule sentences only, and examples are what scenarios cover.
+_ROLE_TAG = {"example": "(example) ", "framing": "(framing) "}
+
+
 def _render_block(block: Block, sentences: list[Sentence]) -> str:
     if block.kind == "table":
         return "table:\n" + "\n".join(f"[{s.id}] {s.text}" for s in sentences)
@@ -196,7 +204,7 @@ def _render_block(block: Block, sentences: list[Sentence]) -> str:
         return f"(diagram{': ' + block.text if block.text else ''})"
     if block.kind == "figure":
         return "figure:\n" + "\n".join(f"[{s.id}]\n{s.text}" for s in sentences)
-    body = " ".join(f"[{s.id}] {s.text}" for s in sentences)
+    body = " ".join(f"[{s.id}] {_ROLE_TAG.get(s.role, '')}{s.text}" for s in sentences)
     prefix = {"sidebar": "(sidebar) ", "caption": "(caption) "}.get(block.kind, "")
     label = f"{block.label} " if block.label else ""
     return f"{prefix}{label}{body}"
