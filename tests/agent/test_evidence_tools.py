@@ -177,6 +177,21 @@ def test_a_fuzz_only_green_never_says_call_finish() -> None:
     assert "Call `finish`" in verified and "1#1: Players alternate." in verified
 
 
+def test_a_failed_scenario_says_the_scenario_may_be_the_wrong_side() -> None:
+    # A trial translator's scenario stepped a hound backwards; the advice told it to fix
+    # the pages, which were right.
+    def finding(check: str) -> dict[str, object]:
+        fields = ("trace", "position", "not_quoted", "other", "other_pages", "other_cited")
+        return {"check": check, "kind": "scenario", "message": "m", "cited": [], "pages": []} | {
+            f: "" for f in fields
+        }
+
+    scenario = _checks_text(green=False, findings=[finding("scenarios")], total=1)
+    assert "fix the scenario (write_scenario), not the pages" in scenario
+    fuzz = _checks_text(green=False, findings=[finding("fuzz")], total=1)
+    assert "fix the pages (write_page)" in fuzz and "fix the scenario" not in fuzz
+
+
 def test_the_briefs_document_scenarios_traces_and_seats() -> None:
     from rulebook2game.agent.prompts import PromptContext as Context
     from rulebook2game.agent.prompts import render
