@@ -62,7 +62,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -72,6 +72,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rulebook2game.actions import parse_action
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault, Rulebook2GameError
+from rulebook2game.targets.rl.state_text import parse_path, set_field
 from rulebook2game.trace import PROBABILITY_TOLERANCE, RETURNS_TOLERANCE, write_text_atomic
 
 SCENARIO_DIR = "scenarios"
@@ -138,6 +139,66 @@ class Setup(_Model):
 
     state: str | None = None
     """The engine's serialized state to start from."""
+    set: dict[str, Any] | None = None
+    """Field path -> value, applied after ``state`` (see :func:`apply_set`)."""
+
+    @field_validator("set")
+    @classmethod
+    def _changes(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        for path, item in (value or {}).items():
+            try:
+                parse_path(path)
+            except BadInputError as exc:
+                raise ValueError(str(exc)) from None
+            _settable(path, item)
+        return value
+
+    def runnable(self) -> bool:
+        """Whether the setup gives a position (a ``state``, or fields to ``set``)."""
+        return self.state is not None or bool(self.set)
+
+
+def _settable(path: str, value: Any) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _settable(path, item)
+    elif not isinstance(value, bool | int | float | str):
+        raise ValueError(f"set {path!r}: a value is a number, true/false, a name or a list")
+
+
+def apply_set(engine: Engine[Any], state: Any, changes: Mapping[str, Any] | None) -> Any:
+    """``state`` with each field path of ``changes`` set to its value (``b.cells[40]``).
+
+    The one place a ``set`` table is applied: by a scenario's ``[setup]`` and by
+    ``show_position``. Edits the engine's serialized state (rl's text form) and reads
+    it back through the pages.
+
+    Raises:
+        BadInputError: one line: a path that does not exist or is out of range, a value
+            of another kind than the field's, a state the pages cannot read back, or a
+            game whose states are not records of fields (GDL).
+    """
+    if not changes:
+        return state
+    text = engine.serialize(state)
+    if not text.lstrip().startswith("{"):
+        shown = text if len(text) <= 60 else text[:60] + " ..."
+        raise BadInputError(
+            f"`set` edits the fields of a state; this game's states are not records of "
+            f"fields ({shown}): give the whole `state` instead"
+        )
+    for path, value in changes.items():
+        text = set_field(text, path, value)
+    try:
+        return engine.deserialize(text)
+    except (Rulebook2GameError, ValueError) as exc:
+        paths = ", ".join(changes)
+        hint = ""
+        if any(isinstance(v, list) for v in changes.values()):
+            hint = "; an array of fixed size keeps its number of items"
+        raise BadInputError(
+            f"set {paths}: the pages cannot read the edited state ({exc}){hint}"
+        ) from None
 
 
 class Scenario(_Model):
@@ -249,7 +310,10 @@ def scenario_toml(scenario: Scenario) -> str:
             ]
     if scenario.setup is not None:
         lines += ["", "[setup]"]
-        lines += [f"{k} = {_toml_value(v)}" for k, v in scenario.setup.model_dump().items()]
+        lines += [
+            f"{k} = {_toml_value(v)}"
+            for k, v in scenario.setup.model_dump(exclude_none=True).items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -406,10 +470,17 @@ def run_scenario(engine: Engine[Any], scenario: Scenario) -> ScenarioRun:
 
 def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
     """The starting state, and why a setup is not a consistent position (if it is not)."""
-    if setup is None or setup.state is None:
+    if setup is None or not setup.runnable():
         return engine.initial(), None
     try:
-        state = engine.deserialize(setup.state)
+        state = engine.initial() if setup.state is None else engine.deserialize(setup.state)
+    except (Rulebook2GameError, ValueError) as exc:
+        return None, f"the pages cannot read the setup state ({exc})"
+    try:
+        state = apply_set(engine, state, setup.set)
+    except BadInputError as exc:
+        return None, str(exc)
+    try:
         again = engine.serialize(state)
         if engine.serialize(engine.deserialize(again)) != again:
             return state, "the setup state does not read back to itself"
