@@ -491,6 +491,16 @@ def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
     return state, None
 
 
+def setup_text(engine: Engine[Any], setup: Setup) -> str | None:
+    """The serialized position a setup starts from (its ``state`` with its ``set``
+    applied); ``None`` when it is not a consistent position."""
+    try:
+        state, problem = _start(engine, setup)
+        return None if problem is not None else engine.serialize(state)
+    except (Rulebook2GameError, ValueError):
+        return None
+
+
 def _playable(engine: Engine[Any], state: Any, action: str, i: int) -> Failure | None:
     if engine.is_terminal(state):
         return Failure(i, "illegal", f"{action} playable", "the game is over", (action,))
