@@ -51,9 +51,21 @@ which ``act`` statement waits for the next action; keep the value ``show_positio
 printed for a position where the same kind of move is due (the same player to place,
 to roll, ...), and edit only the game's own fields. The pages interpret it (the engine
 deserializes it), and it is checked for consistency: it must read back to the same
-state and answer who moves. Other keys of ``[setup]`` are reserved for a target-level
-setup hook; a scenario whose setup has no ``state`` is reported as not run (never as
-passed).
+state and answer who moves.
+
+``set`` places pieces without writing the whole string: a table from field paths, as
+the state string names them (dotted fields, ``[i]`` indices, ``board[2][3]``), to
+values of the field's kind, applied after ``state`` (or to the opening without one)::
+
+    [setup]
+    set = { "fox" = 40, "b.cells[58]" = 2 }
+
+``show_position`` takes the same table (:func:`apply_set` serves both). A path that
+does not exist, an index out of range or a value of another kind fails the scenario's
+setup with one line naming what is there; a game whose states are not records of
+fields (GDL's propositions) says ``set`` does not apply. Other keys of ``[setup]`` are
+reserved for a target-level setup hook; a scenario whose setup has neither ``state``
+nor ``set`` is reported as not run (never as passed).
 """
 
 from __future__ import annotations

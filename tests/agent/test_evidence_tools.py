@@ -215,6 +215,7 @@ def test_the_briefs_document_scenarios_traces_and_seats() -> None:
         assert "write_scenario" in text and "[[expect]]" in text
         assert "rulebook2game-trace/1" in text and "**Seats.**" in text
         assert "before writing any page" in text.lower()
+        assert '[setup] set = { "fox" = 40' in text and '"set": {' in text
 
 
 def test_finish_asks_who_translated_the_second_opinion(tmp_path: Path) -> None:
