@@ -312,7 +312,9 @@ class ToolRunner:
             raise ToolRetry("bad_set", error=str(exc)) from None
         if isinstance(shown, str):
             return ToolOutcome(shown, "compile_failed")
-        return ToolOutcome(render("agent/position.md.j2", view=shown, actions=args.actions))
+        return ToolOutcome(
+            render("agent/position.md.j2", view=shown, actions=args.actions, changes=args.set or {})
+        )
 
     def _finding_view(self, finding: Finding) -> dict[str, Any]:
         cites = [*finding.cites, *(cite for cite, _ in finding.cited)]

@@ -153,6 +153,7 @@ def test_show_position_sets_fields_of_the_position_reached(ttt: Path) -> None:
     args = {"actions": ["mark(row=1, col=1)"], "set": {"board.cells[0]": 2, "current": 0}}
     code, text = _tool(ttt, "show_position", json.dumps(args))
     assert code == 0, text
+    assert text.startswith("After 1 action, with board.cells[0], current set:")
     assert "o..\n.x.\n..." in text  # the rendered position, with the nought placed
     assert "Player 0 moves. Legal: mark(row=0, col=1)" in text
     assert "cells: [2, 0, 0, 0, 1, 0, 0, 0, 0]}, current: 0" in text  # the state to paste
