@@ -212,3 +212,136 @@ def test_the_rendered_position_can_be_expected(engine: RlEngine) -> None:
     assert "'turn total: 4'" in failure.expected and "turn total: 3" in failure.position
     with pytest.raises(BadInputError, match="empty"):
         _scenario('cites = ["1#1"]\n[[expect]]\nstate_contains = [" "]\n')
+
+
+STATE = (
+    "{resume_index: 2, b: {cells: [0, 0, 2]}, grid: [[1, 2], [3, 4]], fox: 56, f: 1.500000, "
+    'over: false, c: red, m: Move {x: 3}, s: "a\\"b", v: []}'
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "changed"),
+    [
+        ("b.cells[1]", 2, "cells: [0, 2, 2]"),
+        ("grid[1][0]", 9, "grid: [[1, 2], [9, 4]]"),
+        ("fox", 40, "fox: 40,"),
+        ("f", 2, "f: 2.000000"),
+        ("over", True, "over: true"),
+        ("c", "blue", "c: blue"),
+        ("m.x", 7, "m: Move {x: 7}"),
+        ("s", 'x"y', 's: "x\\"y"'),
+        ("v", [1, 2], "v: [1, 2]"),
+    ],
+)
+def test_set_field_edits_one_value_of_rl_text(path: str, value: object, changed: str) -> None:
+    from rulebook2game.targets.rl.state_text import set_field
+
+    edited = set_field(STATE, path, value)
+    assert changed in edited and changed not in STATE
+    start = edited.index(changed)  # everything else is left as it was
+    assert edited[:start] == STATE[:start]
+    tail = len(edited) - start - len(changed)
+    assert edited[len(edited) - tail :] == STATE[len(STATE) - tail :]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        ("b.cellz[0]", 1, "set 'b.cellz[0]': b has no field 'cellz'; its fields: cells"),
+        ("b.cells[3]", 1, "index 3 is out of range; b.cells has 3 item(s) (0..2)"),
+        ("b.cells[-1]", 1, "index -1 is out of range"),
+        ("fox", 1.5, "set 'fox': 1.5 does not fit; it holds an int (56)"),
+        ("fox", True, "it holds an int"),
+        ("over", 1, "it holds true or false"),
+        ("fox[0]", 1, "fox is not an array; it holds 56"),
+        ("grid[0]", 3, "it holds an array ([1, 2])"),
+        ("b..cells", 1, "write fields with dots and indices in brackets"),
+        ("[0]", 1, "start with a field name"),
+    ],
+)
+def test_set_field_names_the_path_and_what_is_there(path: str, value: object, message: str) -> None:
+    from rulebook2game.targets.rl.state_text import set_field
+
+    with pytest.raises(BadInputError) as caught:
+        set_field(STATE, path, value)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+SET_95 = """\
+cites = ["4.4#1"]
+actions = ["roll()", "die(value=5)"]
+[[expect]]
+after = 0
+legal = ["hold()", "roll()"]
+[[expect]]
+legal = ["hold()"]
+[setup]
+set = { "scores[0]" = 95 }
+"""
+
+
+def test_a_setup_set_starts_from_the_edited_position(engine: RlEngine, tmp_path: Path) -> None:
+    from rulebook2game.check.position import view_position
+
+    scenario = _scenario(SET_95)
+    assert scenario.setup is not None and scenario.setup.set == {"scores[0]": 95}
+    assert read_scenario(write_scenario(tmp_path, "at_95", scenario)) == scenario
+    assert run_scenario(engine, scenario).failure is None
+    # the same table on top of a state, and through show_position's function
+    start = view_position(engine, ["roll()", "die(value=4)"]).serialized
+    with_state = SET_95.replace("[setup]\n", f"[setup]\nstate = {json.dumps(start)}\n")
+    with_state = with_state.replace('"scores[0]" = 95', '"scores[0]" = 95, turn_total = 0')
+    assert run_scenario(engine, _scenario(with_state)).failure is None
+    shown = view_position(engine, ["roll()", "die(value=4)"], changes={"scores[1]": 7})
+    assert "scores: [0, 7]" in shown.serialized and "turn_total: 4" in shown.serialized
+    # a wrong path or value is a setup failure naming it
+    for table, said in [
+        ('"score[0]" = 95', "no field 'score'; its fields: "),
+        ('"scores[2]" = 95', "index 2 is out of range; scores has 2 item(s) (0..1)"),
+        ('"scores[0]" = true', "true does not fit; it holds an int (0)"),
+    ]:
+        failure = run_scenario(engine, _scenario(SET_95.replace('"scores[0]" = 95', table))).failure
+        assert failure is not None and failure.what == "setup" and said in failure.actual
+    with pytest.raises(BadInputError, match="dots and indices"):
+        _scenario(SET_95.replace('"scores[0]"', '"scores[0"'))
+    with pytest.raises(BadInputError, match="a number, true/false, a name or a list"):
+        _scenario(SET_95.replace("= 95", "= { a = 1 }"))
+
+
+def test_check_runs_a_scenario_with_set_and_reports_a_wrong_path(
+    pig: Workspace, tmp_path: Path
+) -> None:
+    root = tmp_path / "pig"
+    shutil.copytree(pig.root, root, ignore=shutil.ignore_patterns("build", "reports"))
+    ws = open_workspace(root)
+    write_scenario(root, "at_95", _scenario(SET_95))
+    options = {"fuzz": 0, "oracle": 0}
+    report = run_check(ws, ALL_STAGES, options=options)
+    stage = report.stage("scenarios")
+    assert stage is not None and stage.status == "ok" and stage.stats["passed"] == 1
+    wrong = SET_95.replace('"scores[0]" = 95', '"scores[5]" = 95')
+    write_scenario(root, "at_95", _scenario(wrong))
+    report = run_check(ws, ALL_STAGES, options=options)
+    (finding,) = report.findings
+    assert finding.kind == "scenario"
+    assert "at_95: after 0 action(s): setup" in finding.message
+    assert "set 'scores[5]': index 5 is out of range" in finding.message
+
+
+def test_set_on_a_game_whose_states_are_not_records_says_so(tmp_path: Path) -> None:
+    from rulebook2game.check.position import view_position
+    from rulebook2game.targets.base import compile_and_start
+
+    dest = tmp_path / "gdl_ttt"
+    shutil.copytree(
+        CORPORA_DIR / "gdl" / "tic_tac_toe", dest, ignore=shutil.ignore_patterns("build")
+    )
+    with compile_and_start(Workspace(dest)) as made:
+        assert made.engine is not None, made.error
+        with pytest.raises(BadInputError, match=r"not records of fields .* give the whole `state`"):
+            view_position(made.engine, [], changes={"cell[0]": 1})
+        setup = _scenario('cites = ["1#1"]\n[setup]\nset = { control = "o" }\n')
+        failure = run_scenario(made.engine, setup).failure
+        assert failure is not None and failure.what == "setup"
+        assert "not records of fields" in failure.actual

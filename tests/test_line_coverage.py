@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -256,15 +257,19 @@ legal = ["roll()", "hold()"]
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("setup", ["state", "set"])
 def test_walks_from_a_scenario_setup_reach_what_walks_from_the_start_do_not(
-    tmp_path: Path,
+    tmp_path: Path, setup: str
 ) -> None:
     ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig", ("traces", "scenarios"))
     options = {"fuzz": 100, "oracle": 0, "steer_policies": "uniform", "steer": 12}
     bare = _lines(run_check(ws, WITH_LINES, options=options))
     assert "21" in str(bare["lines"]) and "38" in str(bare["lines"])
     (ws.root / "scenarios").mkdir()
-    (ws.root / "scenarios" / "near_limit.toml").write_text(NEAR_LIMIT)
+    text = NEAR_LIMIT
+    if setup == "set":  # the same position, as fields set on the opening
+        text = re.sub(r"state = .*", "set = { moves = 998 }", text)
+    (ws.root / "scenarios" / "near_limit.toml").write_text(text)
     report = run_check(ws, WITH_LINES, options=options)
     assert report.ok, report.findings
     steered = _lines(report)

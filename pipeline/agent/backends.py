@@ -6,8 +6,9 @@ heavy, and commands that do not need them should start fast.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulebook2game.agent.toolbox import (
     CheckReport,
@@ -191,7 +192,11 @@ class TargetPositions:
     """:class:`~rulebook2game.agent.toolbox.PositionViewer` on the game's checked build."""
 
     def show(
-        self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
+        self,
+        workspace: Workspace,
+        actions: tuple[str, ...],
+        start: str | None = None,
+        changes: Mapping[str, Any] | None = None,
     ) -> PositionView | str:
         from rulebook2game.check.position import view_position
         from rulebook2game.targets.base import compile_and_start
@@ -201,7 +206,7 @@ class TargetPositions:
                 compiled = made.compiled
                 lines = [str(d) for d in compiled.diagnostics] if compiled else []
                 return "The pages do not compile:\n" + "\n".join(lines or [made.error or ""])
-            return view_position(made.engine, actions, start)
+            return view_position(made.engine, actions, start, changes)
 
 
 def real_toolbox(rulebook: RulebookView, target: str) -> Toolbox:

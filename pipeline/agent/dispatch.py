@@ -22,7 +22,7 @@ from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
 from rulebook2game.agent.prompts import render
 from rulebook2game.agent.toolbox import CheckReport, Finding, Toolbox
-from rulebook2game.errors import Rulebook2GameError
+from rulebook2game.errors import BadInputError, Rulebook2GameError
 from rulebook2game.llm.messages import ToolCall
 from rulebook2game.workspace import Workspace
 
@@ -306,10 +306,15 @@ class ToolRunner:
         viewer = self.toolbox.positions
         if viewer is None:
             raise ToolRetry("no_positions")
-        shown = viewer.show(self.workspace, tuple(args.actions), args.state)
+        try:
+            shown = viewer.show(self.workspace, tuple(args.actions), args.state, args.set)
+        except BadInputError as exc:
+            raise ToolRetry("bad_set", error=str(exc)) from None
         if isinstance(shown, str):
             return ToolOutcome(shown, "compile_failed")
-        return ToolOutcome(render("agent/position.md.j2", view=shown, actions=args.actions))
+        return ToolOutcome(
+            render("agent/position.md.j2", view=shown, actions=args.actions, changes=args.set or {})
+        )
 
     def _finding_view(self, finding: Finding) -> dict[str, Any]:
         cites = [*finding.cites, *(cite for cite, _ in finding.cited)]

@@ -9,8 +9,9 @@ and test doubles plug in the same way; the adapters to the real ones are in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from rulebook2game.check.position import PositionView
 from rulebook2game.workspace import Workspace
@@ -114,9 +115,14 @@ class PositionViewer(Protocol):
     """Plays actions from the start on the current pages and shows where they lead."""
 
     def show(
-        self, workspace: Workspace, actions: tuple[str, ...], start: str | None = None
+        self,
+        workspace: Workspace,
+        actions: tuple[str, ...],
+        start: str | None = None,
+        changes: Mapping[str, Any] | None = None,
     ) -> PositionView | str:
-        """The position reached, or why there is none (the compile errors, one text)."""
+        """The position reached with ``changes`` set, or why there is none (the compile
+        errors, one text); :class:`BadInputError` for a change that does not apply."""
         ...
 
 

@@ -100,6 +100,7 @@ class MarkOutOfScopeArgs(_Args):
 class ShowPositionArgs(_Args):
     actions: list[str] = Field(default_factory=list)
     state: str | None = None
+    set: dict[str, Any] | None = None
 
 
 ARG_MODELS: dict[str, type[_Args]] = {

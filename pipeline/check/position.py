@@ -8,10 +8,11 @@ the view says which one and why, showing the position it was tried in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook2game.check.scenarios import apply_set
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault, Rulebook2GameError
 
@@ -36,10 +37,19 @@ class PositionView:
 
 
 def view_position(
-    engine: Engine[Any], actions: Sequence[str], start: str | None = None
+    engine: Engine[Any],
+    actions: Sequence[str],
+    start: str | None = None,
+    changes: Mapping[str, Any] | None = None,
 ) -> PositionView:
-    """Play ``actions`` from the start (or the serialized state ``start``) and describe
-    the position reached."""
+    """Play ``actions`` from the start (or the serialized state ``start``), set the
+    fields of ``changes`` in the position reached (as a scenario's ``[setup] set``), and
+    describe it.
+
+    Raises:
+        BadInputError: a change that does not apply (see
+            :func:`~rulebook2game.check.scenarios.apply_set`); the rest is in the view.
+    """
     state: Any = None
     played = 0
     problem = ""
@@ -59,6 +69,14 @@ def view_position(
             state = engine.apply(state, action)
         else:
             played = len(actions)
+    except (Rulebook2GameError, IllegalActionError) as exc:
+        problem = f"the engine failed at action {played}: {exc}"
+        return PositionView(played=played, requested=len(actions), problem=problem)
+    if changes and problem:
+        problem += "; `set` was not applied"
+    elif changes:
+        state = apply_set(engine, state, changes)
+    try:
         return _describe(engine, state, played, len(actions), problem)
     except (Rulebook2GameError, IllegalActionError) as exc:
         problem = f"the engine failed at action {played}: {exc}"

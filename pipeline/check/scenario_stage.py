@@ -51,7 +51,7 @@ def scenarios(ctx: StageContext) -> StageReturn:
         except BadInputError as exc:
             unreadable.append(str(exc))
             continue
-        if scenario.setup is not None and scenario.setup.state is None:
+        if scenario.setup is not None and not scenario.setup.runnable():
             needs_setup.append(path.stem)
             continue
         cites.extend(scenario.all_cites())
@@ -62,7 +62,7 @@ def scenarios(ctx: StageContext) -> StageReturn:
     passed = played - len(findings)
     summary = f"{passed}/{played} scenarios passed"
     if needs_setup:
-        summary += f"; {len(needs_setup)} not run (a [setup] without a state)"
+        summary += f"; {len(needs_setup)} not run (a [setup] without a state or set)"
     if unreadable:
         summary = f"{len(unreadable)} unreadable scenario(s): {unreadable[0]}; {summary}"
     status = "error" if unreadable else ("failed" if findings else "ok")

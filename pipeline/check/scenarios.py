@@ -51,9 +51,21 @@ which ``act`` statement waits for the next action; keep the value ``show_positio
 printed for a position where the same kind of move is due (the same player to place,
 to roll, ...), and edit only the game's own fields. The pages interpret it (the engine
 deserializes it), and it is checked for consistency: it must read back to the same
-state and answer who moves. Other keys of ``[setup]`` are reserved for a target-level
-setup hook; a scenario whose setup has no ``state`` is reported as not run (never as
-passed).
+state and answer who moves.
+
+``set`` places pieces without writing the whole string: a table from field paths, as
+the state string names them (dotted fields, ``[i]`` indices, ``board[2][3]``), to
+values of the field's kind, applied after ``state`` (or to the opening without one)::
+
+    [setup]
+    set = { "fox" = 40, "b.cells[58]" = 2 }
+
+``show_position`` takes the same table (:func:`apply_set` serves both). A path that
+does not exist, an index out of range or a value of another kind fails the scenario's
+setup with one line naming what is there; a game whose states are not records of
+fields (GDL's propositions) says ``set`` does not apply. Other keys of ``[setup]`` are
+reserved for a target-level setup hook; a scenario whose setup has neither ``state``
+nor ``set`` is reported as not run (never as passed).
 """
 
 from __future__ import annotations
@@ -62,7 +74,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -72,6 +84,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rulebook2game.actions import parse_action
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault, Rulebook2GameError
+from rulebook2game.targets.rl.state_text import parse_path, set_field
 from rulebook2game.trace import PROBABILITY_TOLERANCE, RETURNS_TOLERANCE, write_text_atomic
 
 SCENARIO_DIR = "scenarios"
@@ -138,6 +151,66 @@ class Setup(_Model):
 
     state: str | None = None
     """The engine's serialized state to start from."""
+    set: dict[str, Any] | None = None
+    """Field path -> value, applied after ``state`` (see :func:`apply_set`)."""
+
+    @field_validator("set")
+    @classmethod
+    def _changes(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        for path, item in (value or {}).items():
+            try:
+                parse_path(path)
+            except BadInputError as exc:
+                raise ValueError(str(exc)) from None
+            _settable(path, item)
+        return value
+
+    def runnable(self) -> bool:
+        """Whether the setup gives a position (a ``state``, or fields to ``set``)."""
+        return self.state is not None or bool(self.set)
+
+
+def _settable(path: str, value: Any) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _settable(path, item)
+    elif not isinstance(value, bool | int | float | str):
+        raise ValueError(f"set {path!r}: a value is a number, true/false, a name or a list")
+
+
+def apply_set(engine: Engine[Any], state: Any, changes: Mapping[str, Any] | None) -> Any:
+    """``state`` with each field path of ``changes`` set to its value (``b.cells[40]``).
+
+    The one place a ``set`` table is applied: by a scenario's ``[setup]`` and by
+    ``show_position``. Edits the engine's serialized state (rl's text form) and reads
+    it back through the pages.
+
+    Raises:
+        BadInputError: one line: a path that does not exist or is out of range, a value
+            of another kind than the field's, a state the pages cannot read back, or a
+            game whose states are not records of fields (GDL).
+    """
+    if not changes:
+        return state
+    text = engine.serialize(state)
+    if not text.lstrip().startswith("{"):
+        shown = text if len(text) <= 60 else text[:60] + " ..."
+        raise BadInputError(
+            f"`set` edits the fields of a state; this game's states are not records of "
+            f"fields ({shown}): give the whole `state` instead"
+        )
+    for path, value in changes.items():
+        text = set_field(text, path, value)
+    try:
+        return engine.deserialize(text)
+    except (Rulebook2GameError, ValueError) as exc:
+        paths = ", ".join(changes)
+        hint = ""
+        if any(isinstance(v, list) for v in changes.values()):
+            hint = "; an array of fixed size keeps its number of items"
+        raise BadInputError(
+            f"set {paths}: the pages cannot read the edited state ({exc}){hint}"
+        ) from None
 
 
 class Scenario(_Model):
@@ -249,7 +322,10 @@ def scenario_toml(scenario: Scenario) -> str:
             ]
     if scenario.setup is not None:
         lines += ["", "[setup]"]
-        lines += [f"{k} = {_toml_value(v)}" for k, v in scenario.setup.model_dump().items()]
+        lines += [
+            f"{k} = {_toml_value(v)}"
+            for k, v in scenario.setup.model_dump(exclude_none=True).items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -406,10 +482,17 @@ def run_scenario(engine: Engine[Any], scenario: Scenario) -> ScenarioRun:
 
 def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
     """The starting state, and why a setup is not a consistent position (if it is not)."""
-    if setup is None or setup.state is None:
+    if setup is None or not setup.runnable():
         return engine.initial(), None
     try:
-        state = engine.deserialize(setup.state)
+        state = engine.initial() if setup.state is None else engine.deserialize(setup.state)
+    except (Rulebook2GameError, ValueError) as exc:
+        return None, f"the pages cannot read the setup state ({exc})"
+    try:
+        state = apply_set(engine, state, setup.set)
+    except BadInputError as exc:
+        return None, str(exc)
+    try:
         again = engine.serialize(state)
         if engine.serialize(engine.deserialize(again)) != again:
             return state, "the setup state does not read back to itself"
@@ -418,6 +501,16 @@ def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
     except (Rulebook2GameError, ValueError) as exc:
         return None, f"the pages cannot read the setup state ({exc})"
     return state, None
+
+
+def setup_text(engine: Engine[Any], setup: Setup) -> str | None:
+    """The serialized position a setup starts from (its ``state`` with its ``set``
+    applied); ``None`` when it is not a consistent position."""
+    try:
+        state, problem = _start(engine, setup)
+        return None if problem is not None else engine.serialize(state)
+    except (Rulebook2GameError, ValueError):
+        return None
 
 
 def _playable(engine: Engine[Any], state: Any, action: str, i: int) -> Failure | None:

@@ -254,7 +254,7 @@ def _policies(option: object) -> tuple[str, ...]:
 
 
 def _setups(ctx: StageContext) -> list[tuple[str, str]]:
-    from rulebook2game.check.scenarios import read_scenario, scenario_paths
+    from rulebook2game.check.scenarios import read_scenario, scenario_paths, setup_text
 
     out = []
     for path in scenario_paths(ctx.workspace.root):
@@ -262,8 +262,14 @@ def _setups(ctx: StageContext) -> list[tuple[str, str]]:
             scenario = read_scenario(path)
         except Rulebook2GameError:
             continue
-        if scenario.setup is not None and scenario.setup.state:
-            out.append((f"setup:{path.stem}", scenario.setup.state))
+        setup = scenario.setup
+        if setup is None or not setup.runnable():
+            continue
+        text = setup.state
+        if setup.set:  # the same edit the scenario starts from
+            text = setup_text(ctx.engine, setup) if ctx.engine is not None else None
+        if text:
+            out.append((f"setup:{path.stem}", text))
     return out
 
 

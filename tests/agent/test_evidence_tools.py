@@ -149,6 +149,35 @@ def test_show_position_from_the_command_line(ttt: Path) -> None:
     assert code == 2
 
 
+def test_show_position_sets_fields_of_the_position_reached(ttt: Path) -> None:
+    args = {"actions": ["mark(row=1, col=1)"], "set": {"board.cells[0]": 2, "current": 0}}
+    code, text = _tool(ttt, "show_position", json.dumps(args))
+    assert code == 0, text
+    assert text.startswith("After 1 action, with board.cells[0], current set:")
+    assert "o..\n.x.\n..." in text  # the rendered position, with the nought placed
+    assert "Player 0 moves. Legal: mark(row=0, col=1)" in text
+    assert "cells: [2, 0, 0, 0, 1, 0, 0, 0, 0]}, current: 0" in text  # the state to paste
+    for bad, said in [
+        ({"board.cells[9]": 2}, "index 9 is out of range; board.cells has 9 item(s) (0..8)"),
+        ({"board.cell[0]": 2}, "board has no field 'cell'; its fields: cells"),
+        ({"current": True}, "set 'current': true does not fit; it holds an int (0)"),
+    ]:
+        code, text = _tool(ttt, "show_position", json.dumps({"set": bad}))
+        assert code == 2 and said in text and "Traceback" not in text, text
+    scenario = {
+        "name": "corner_taken",
+        "cites": ["4.1#1"],
+        "expect": [{"forbidden": ["mark(row=0, col=0)"]}],
+        "setup": {"set": {"board.cells[0]": 2}},
+    }
+    code, text = _tool(ttt, "write_scenario", json.dumps(scenario))
+    assert code == 0, text
+    data = tomllib.loads((ttt / "scenarios" / "corner_taken.toml").read_text())
+    assert data["setup"] == {"set": {"board.cells[0]": 2}}
+    code, text = _tool(ttt, "write_scenario", json.dumps({**scenario, "setup": {"set": {"b[": 1}}}))
+    assert code == 2 and "dots and indices in brackets" in text
+
+
 def _checks_text(**fields: object) -> str:
     from rulebook2game.agent.prompts import render
 
@@ -202,6 +231,7 @@ def test_the_briefs_document_scenarios_traces_and_seats() -> None:
         assert "write_scenario" in text and "[[expect]]" in text
         assert "rulebook2game-trace/1" in text and "**Seats.**" in text
         assert "before writing any page" in text.lower()
+        assert '[setup] set = { "fox" = 40' in text and '"set": {' in text
 
 
 def test_finish_asks_who_translated_the_second_opinion(tmp_path: Path) -> None:
