@@ -27,13 +27,13 @@ SOURCE = Path(__file__).with_name("_fast_step.c")
 DISABLE = "RULEBOOK2GAME_NO_FAST_STEP"
 """Set (to anything but empty) to step through ctypes only."""
 
-FastStep = Callable[[int, int, int, int, tuple[int, ...], int, int], "list[int] | None"]
+FastStep = Callable[[int, int, int, int, int, tuple[int, ...], int, int], "list[int] | None"]
 
 
 @functools.cache
 def fast_step() -> FastStep | None:
-    """The extension's ``step(function, all, io, words, ids, game, action)``, or None where
-    it cannot be built or is disabled (see the module docstring)."""
+    """The extension's ``step(function, all, candidates, io, words, ids, game, action)``, or
+    None where it cannot be built or is disabled (see the module docstring)."""
     if os.environ.get(DISABLE):
         return None
     try:

@@ -61,6 +61,7 @@ class Game:
                 fast,
                 ctypes.cast(native.step_io, ctypes.c_void_p).value or 0,
                 ctypes.addressof(native.all),
+                ctypes.addressof(native.candidates),
                 ctypes.addressof(self._io),
                 address,
                 tuple(range(native.size)),
@@ -85,7 +86,7 @@ class Game:
         it is not legal."""
         mv = self._mv
         mv[0] = action
-        self._native.step_io(ref, self._all_ref, self._io_ref)
+        self._native.step_io(ref, self._all_ref, self._native.candidates_ref, self._io_ref)
         n = mv[0]
         return None if n < 0 else mv[2 : n + 2].tolist()
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook2game.errors import WorkerError
-from rulebook2game.targets.rl.worker_main import Odds
+from rulebook2game.targets.rl.worker_main import Odds, table_points
 
 _LOADED: dict[Path, NativeGame] = {}
 _LOCK = threading.Lock()
@@ -36,11 +36,21 @@ class NativeGame:
         self.players = int(self.m.get_num_players())
         self.size = len(self.texts)
         self.all_ref = ctypes.byref(self.all)
+        self.points = table_points(wrapper.parent / "resume_points.json", self.texts)
+        """The resumption point of every action-table entry (``[]``: no map), from the
+        build's ``resume_points.json``."""
+        points = self.call("r2g_int_buffer", len(self.points))
+        for i, point in enumerate(self.points):
+            points._data[i] = point
+        self.candidates = self.call("r2g_candidates", self.all, points)
+        """The table's entries grouped by resumption point (``r2g_candidates``): the
+        steps test only the entries of the point a game is suspended at."""
+        self.candidates_ref = ctypes.byref(self.candidates)
         self._held = ctypes.PyDLL(self.m.lib._name)
         self._step = self._raw("r2g_step")
         self.step_io = self._raw("r2g_step_io")
         """``r2g_step_io`` (see ``r2g_play.rl``): call with ``ctypes.byref`` of a game,
-        the action table and the io buffer."""
+        the action table, :attr:`candidates` and the io buffer."""
         self._step_many = self._raw("r2g_step_many")
         self._copy = self._raw("r2g_copy")
         self._new = self.m.Game.__new__
@@ -107,11 +117,11 @@ class NativeGame:
 
     def step(self, result: Any, game: Any, index: Any, out: Any) -> None:
         """``r2g_step`` (see the runtime); every argument a ``ctypes.byref``."""
-        self._step(result, game, self.all_ref, index, out)
+        self._step(result, game, self.all_ref, self.candidates_ref, index, out)
 
     def step_many(self, games: Any, chosen: Any, out: Any, tensors: Any, width: Any) -> None:
         """``r2g_step_many``; every argument a ``ctypes.byref`` (``width`` too)."""
-        self._step_many(games, self.all_ref, chosen, out, tensors, width)
+        self._step_many(games, self.all_ref, self.candidates_ref, chosen, out, tensors, width)
 
     @property
     def tensor_size(self) -> int:

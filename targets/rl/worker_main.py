@@ -109,7 +109,7 @@ def _float_list(vector: Any) -> list[float]:
     return list(vector._data[:size]) if size else []
 
 
-def _table_points(path: Path, texts: list[str]) -> list[int]:
+def table_points(path: Path, texts: list[str]) -> list[int]:
     """The resumption point of every action-table entry (``[]``: no map, test them all).
 
     ``path`` is the build's ``resume_points.json`` (see ``resume_points.py``, which this
@@ -153,10 +153,14 @@ class LoadedGame:
         self._masked = self._fn("r2g_masked")
         self._tensor = self._fn("r2g_observation_tensor")
         self._tensor_size = self._fn("r2g_observation_size")
-        self.points = _table_points(wrapper.parent / "resume_points.json", self.texts)
+        self.points = table_points(wrapper.parent / "resume_points.json", self.texts)
         self._points = self._fn("r2g_int_buffer")(len(self.points))
         for i, point in enumerate(self.points):
             self._points._data[i] = point
+        # The checked build's legal sets test the whole table (``r2g_candidates`` of no
+        # map): they stay the witness that the lockstep test and the fuzzer's replay
+        # hold the point map (the native loop's and ``load``'s) against.
+        self._whole = self._fn("r2g_candidates")(self.all, self._fn("r2g_int_buffer")(0))
 
     def _fn(self, name: str) -> Callable[..., Any]:
         found: list[Callable[..., Any]] = self.m.wrappers.get(name, [])
@@ -188,12 +192,12 @@ class LoadedGame:
             out["legal"] = []
         elif self.lists_moves:
             # the native loop draws in the lister's order: the replay needs it
-            listed = _int_list(self._listed(game, self.all))
+            listed = _int_list(self._listed(game, self.all, self._whole))
             out["legal"] = sorted(listed)
             if listed != out["legal"]:
                 out["listed"] = listed
         else:
-            out["legal"] = _int_list(self._legal(game, self.all))
+            out["legal"] = _int_list(self._legal(game, self.all, self._whole))
         if terminal:
             out["returns"] = self.returns(game)
         elif out["player"] == -1 and self._odds:

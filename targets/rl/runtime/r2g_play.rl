@@ -12,13 +12,18 @@ fun r2g_play_instantiate():
     let g = play()
     let io : Vector<Int>
     io.resize(all.size() + 2)
-    r2g_step_io(g, all, io)
+    let points : Vector<Int>
+    let candidates = r2g_candidates(all, points)
+    r2g_step_io(g, all, candidates, io)
 
 # One step in one call. On entry io[0] is the action index to apply (-1: none). On
 # return io[0] is n, the number of legal actions (-1 when the action was not legal, and
 # `g` is untouched), io[1] the player to move (-4 when the game is over) and
-# io[2 .. n+1] the legal action indices, ascending. `io` holds all.size() + 2 entries.
-fun<T> r2g_step_io(Game g, Vector<T> all, Vector<Int> io):
+# io[2 .. n+1] the legal action indices, ascending: only the entries of the point the
+# game is suspended at are tested (`c`, built once by `r2g_candidates` from the build's
+# resume points; see `r2g_point_legal` in r2g_runtime.rl). `io` holds all.size() + 2
+# entries.
+fun<T> r2g_step_io(Game g, Vector<T> all, R2GCandidates c, Vector<Int> io):
     let index = io.get(0)
     if index >= 0:
         if index >= all.size():
@@ -38,14 +43,4 @@ fun<T> r2g_step_io(Game g, Vector<T> all, Vector<Int> io):
         io.set(1, -4)
         return
     io.set(1, get_current_player(g))
-    let n = 0
-    let i = 0
-    let size = all.size()
-    while i != size:
-        ref candidate = all.get(i)
-        if candidate is ApplicableTo<Game>:
-            if can apply(candidate, g):
-                io.set(n + 2, i)
-                n = n + 1
-        i = i + 1
-    io.set(0, n)
+    io.set(0, r2g_point_legal(g, all, c, io, 2))

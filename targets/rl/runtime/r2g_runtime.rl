@@ -37,14 +37,15 @@ fun r2g_instantiate():
     let any : AnyGameAction
     let all = enumerate(any)
     let g = play()
-    r2g_legal(g, all)
+    let points : Vector<Int>
+    let candidates = r2g_candidates(all, points)
+    r2g_legal(g, all, candidates)
     r2g_table_legal(g, all)
-    r2g_listed(g, all)
+    r2g_listed(g, all, candidates)
     r2g_lists_moves()
     r2g_apply(g, all, 0)
     let out : Vector<Int>
     let returns : Vector<Float>
-    let points : Vector<Int>
     r2g_playouts(all, points, 0, 0, 0, false, out, returns)
     r2g_copy(g)
     r2g_byte_buffer(0)
@@ -55,11 +56,11 @@ fun r2g_instantiate():
     r2g_resample_is_clean(g, 0)
     let buffer = r2g_int_buffer(0)
     r2g_float_buffer(0)
-    r2g_step(g, all, -1, buffer)
+    r2g_step(g, all, candidates, -1, buffer)
     let games = r2g_new_games(0)
     let chosen : Vector<Int>
     let tensors : Vector<Float>
-    r2g_step_many(games, all, chosen, buffer, tensors, 0)
+    r2g_step_many(games, all, candidates, chosen, buffer, tensors, 0)
     r2g_reset_game(games, 0)
     r2g_game_at(games, 0)
 
@@ -101,8 +102,10 @@ fun r2g_sort(Vector<Int> v, Int n):
         v.set(j, value)
         i = i + 1
 
-# Indices of the legal actions of `g`, ascending.
-fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
+# Indices of the legal actions of `g`, ascending. A game that does not list its moves
+# is tested at the entries of the point it is suspended at only (`c`, see
+# `r2g_point_legal`): the same list as testing the whole table.
+fun<T> r2g_legal(Game g, Vector<T> all, R2GCandidates c) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveLister:
         out.resize(all.size())
@@ -110,22 +113,81 @@ fun<T> r2g_legal(Game g, Vector<T> all) -> Vector<Int>:
         out.resize(listed)
         r2g_sort(out, listed)
         return out
-    let i = 0
-    while i != all.size():
-        if r2g_can(g, all.get(i)):
-            out.append(i)
-        i = i + 1
+    out.resize(all.size())
+    out.resize(r2g_point_legal(g, all, c, out, 0))
     return out
+
+# The legal entries of `g` (not listed by the game), ascending, written to
+# out[offset ..]; their number. Only the entries of the point `g` is suspended at are
+# tested (rlc's `can` is false at every other point, and a group is in table order),
+# or the whole table when `c` has no map, the point has no entries (a mixed point) or
+# is beyond the map: the same choice as `r2g_pick`, so the same list as testing every
+# entry.
+fun<T> r2g_point_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> out, Int offset) -> Int:
+    let n = 0
+    let point = g.resume_index
+    if point >= 0 and point < c.groups:
+        let m = c.sizes[point]
+        if m != 0:
+            let start = c.begin[point]
+            if c.contiguous[point] == 2:
+                let first = c.order.get(start)
+                return r2g_scan_into(g, all, all.get(first), first, m, out, offset)
+            if c.contiguous[point] == 1:
+                let candidate = c.order.get(start)
+                let end = candidate + m
+                while candidate != end:
+                    if r2g_can(g, all.get(candidate)):
+                        out.set(offset + n, candidate)
+                        n = n + 1
+                    candidate = candidate + 1
+                return n
+            let k = start
+            while k != start + m:
+                let candidate = c.order.get(k)
+                if r2g_can(g, all.get(candidate)):
+                    out.set(offset + n, candidate)
+                    n = n + 1
+                k = k + 1
+            return n
+    let i = 0
+    let size = all.size()
+    while i != size:
+        if r2g_can(g, all.get(i)):
+            out.set(offset + n, i)
+            n = n + 1
+        i = i + 1
+    return n
+
+# The legal entries among the `m` from `first`, written to out[offset ..] in table
+# order; their number. Compiled once per action type (that of `probe`), as `r2g_scan`.
+fun<T, P> r2g_scan_into(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int> out, Int offset) -> Int:
+    let n = 0
+    for field of probe:
+        using Type = type(field)
+        if probe is Type:
+            let candidate = first
+            while candidate != first + m:
+                ref entry = all.get(candidate)
+                if entry is Type:
+                    if r2g_can(g, entry):
+                        out.set(offset + n, candidate)
+                        n = n + 1
+                else if r2g_can(g, entry):
+                    out.set(offset + n, candidate)
+                    n = n + 1
+                candidate = candidate + 1
+    return n
 
 # The legal actions of a game that lists its moves, in the order `r2g_moves` lists
 # them (the order the playout loop draws from); of any other game, ascending.
-fun<T> r2g_listed(Game g, Vector<T> all) -> Vector<Int>:
+fun<T> r2g_listed(Game g, Vector<T> all, R2GCandidates c) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveLister:
         out.resize(all.size())
         out.resize(g.r2g_moves(out))
         return out
-    return r2g_legal(g, all)
+    return r2g_legal(g, all, c)
 
 # Indices of the legal actions of `g` found by testing every entry of the table, even
 # when the game lists its moves: the check compares the two.
@@ -345,9 +407,10 @@ fun r2g_int_buffer(Int size) -> Vector<Int>:
 
 # In-process stepping (one native call per step): apply action `index` to `g` when
 # `index >= 0`, then describe the state in `out` (sized all.size() + 1): out[0] is the
-# player to move (-4 when the game is over), out[1..n] the legal action indices. The
-# result is n, or -1 (and `g` untouched) when the action is not legal.
-fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
+# player to move (-4 when the game is over), out[1..n] the legal action indices,
+# ascending (tested at the current point's entries of `c` only, see `r2g_point_legal`).
+# The result is n, or -1 (and `g` untouched) when the action is not legal.
+fun<T> r2g_step(Game g, Vector<T> all, R2GCandidates c, Int index, Vector<Int> out) -> Int:
     if index >= 0:
         if !r2g_apply(g, all, index):
             return -1
@@ -365,14 +428,7 @@ fun<T> r2g_step(Game g, Vector<T> all, Int index, Vector<Int> out) -> Int:
             out.set(k + 1, listed.get(k))
             k = k + 1
         return count
-    let n = 0
-    let i = 0
-    while i != all.size():
-        if r2g_can(g, all.get(i)):
-            n = n + 1
-            out.set(n, i)
-        i = i + 1
-    return n
+    return r2g_point_legal(g, all, c, out, 1)
 
 fun r2g_new_games(Int count) -> Vector<Game>:
     let games : Vector<Game>
@@ -390,10 +446,10 @@ fun r2g_game_at(Vector<Game> games, Int k) -> Game:
 
 # Many games stepped in one call (for learners). For game k, `chosen[k] >= 0` is
 # applied (an illegal action leaves the game as it was); then `out[k * stride ...]`
-# gets [n, player, legal indices...] as in `r2g_step`, with n = -1 for an illegal
-# action; when `tensors` is not empty, `tensors[k * width ...]` gets the observation
-# tensor of the player to move (of player 0 at chance and terminal states).
-fun<T> r2g_step_many(Vector<Game> games, Vector<T> all, Vector<Int> chosen, Vector<Int> out, Vector<Float> tensors, Int width):
+# gets [n, player, legal indices...] as in `r2g_step` (with `c` as there), with n = -1
+# for an illegal action; when `tensors` is not empty, `tensors[k * width ...]` gets the
+# observation tensor of the player to move (of player 0 at chance and terminal states).
+fun<T> r2g_step_many(Vector<Game> games, Vector<T> all, R2GCandidates c, Vector<Int> chosen, Vector<Int> out, Vector<Float> tensors, Int width):
     let stride = all.size() + 2
     let k = 0
     while k != games.size():
@@ -407,12 +463,7 @@ fun<T> r2g_step_many(Vector<Game> games, Vector<T> all, Vector<Int> chosen, Vect
             out.set(base + 1, -4)
         else:
             out.set(base + 1, get_current_player(g))
-            let i = 0
-            while i != all.size():
-                if r2g_can(g, all.get(i)):
-                    n = n + 1
-                    out.set(base + 1 + n, i)
-                i = i + 1
+            n = r2g_point_legal(g, all, c, out, base + 2)
         out.set(base, n)
         if width != 0:
             let observer = get_current_player(g)
