@@ -93,10 +93,27 @@ class _Lowering:
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
         self.keeper_only = self._keeper_only()
+        self.static_depth = self._static_depth()
         self.room = self._room()
         self.big = self.room > SEEN_ARRAY
         """The moves found are kept in vectors, grown as needed, instead of arrays sized for
         every action (a state of chess would otherwise hold some 56,000 integers)."""
+
+    def _static_depth(self) -> dict[int, int]:
+        """The switches every move ending at which applies the same number of modifiers
+        before it (rules with an exact bound only: otherwise the search's cap hides
+        deeper moves)."""
+        if not self.bounded:
+            return {}
+        aut = self.rules
+        starts = [0] + [j for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
+        depths = entry_depths(aut, starts, self.depth)
+        at: dict[int, set[int]] = {}
+        for q in range(aut.size):
+            for j in aut.follow[q]:
+                if aut.actions[j - 1].kind == "switch":
+                    at.setdefault(j, set()).update(depths[q])
+        return {j: next(iter(ds)) for j, ds in at.items() if len(ds) == 1}
 
     def _room(self) -> int:
         """Modifiers the moves found by one search may hold: one move per action, each of
@@ -373,7 +390,10 @@ class _Lowering:
             o.line(f"        g.vars[{v}] = v{j}")
             go("        ", undo=(f"g.vars[{v}] = old{j}", "c.depth = c.depth - 1"))
         elif a.kind == "switch":
-            o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
+            if j in self.static_depth:
+                o.line(f"    r2gb_found{j}(g, c, pos)", origin)
+            else:
+                o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
             if stop:
                 o.line("    if g.nmoves != 0:")
                 o.line("        return")
@@ -478,19 +498,23 @@ class _Lowering:
 
     # -- the mapping ----------------------------------------------------------------------
 
-    def map_expr(self, node: ast.expr) -> str:
+    def map_expr(self, node: ast.expr, static: tuple[int, int] | None = None) -> str:
+        """The rl of a mapping expression; with ``static`` = (depth, switch) the move's
+        modifiers before its switch are known in number, and each ``row(i)`` reads its
+        slot directly instead of through ``r2gb_mod_pos``."""
         if isinstance(node, ast.Constant):
             return str(node.value)
         if isinstance(node, ast.Name):
-            return "(c.depth + 1)"
+            return f"{static[0] + 1}" if static is not None else "(c.depth + 1)"
         if isinstance(node, ast.UnaryOp):
-            return f"(0 - {self.map_expr(node.operand)})"
+            return f"(0 - {self.map_expr(node.operand, static)})"
         if isinstance(node, ast.BinOp):
             op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}[type(node.op)]
-            return f"({self.map_expr(node.left)} {op} {self.map_expr(node.right)})"
+            left, right = self.map_expr(node.left, static), self.map_expr(node.right, static)
+            return f"({left} {op} {right})"
         if isinstance(node, ast.BoolOp):
             op = " and " if isinstance(node.op, ast.And) else " or "
-            return "(" + op.join(self.map_expr(v) for v in node.values) + ")"
+            return "(" + op.join(self.map_expr(v, static) for v in node.values) + ")"
         if isinstance(node, ast.Compare):
             ops = {
                 ast.Eq: "==",
@@ -503,26 +527,41 @@ class _Lowering:
             parts = []
             left = node.left
             for cmp, right in zip(node.ops, node.comparators, strict=True):
-                parts.append(f"{self.map_expr(left)} {ops[type(cmp)]} {self.map_expr(right)}")
+                lhs, rhs = self.map_expr(left, static), self.map_expr(right, static)
+                parts.append(f"{lhs} {ops[type(cmp)]} {rhs}")
                 left = right
             return "(" + " and ".join(parts) + ")"
         assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         i = index_of(node.args[0])
         fn = node.func.id
-        if fn == "piece":
+        if static is not None:
+            depth = static[0]
+            k = i if i >= 0 else depth + 1 + i
+            if not 0 <= k <= depth:
+                return "r2gb_no_mod()"
+            if fn == "piece":
+                return "-1" if k == depth else f"r2gb_piece_of(c.pnode[{k}])"
+            square = "pos" if k == depth else f"c.ppos[{k}]"
+        elif fn == "piece":
             return f"r2gb_piece_of(r2gb_mod_node(c, node, {i}))"
-        square = f"r2gb_mod_pos(c, node, pos, {i})"
+        else:
+            square = f"r2gb_mod_pos(c, node, pos, {i})"
         return f"({square} / {self.width})" if fn == "row" else f"({square} % {self.width})"
 
-    def emit_mapping(self) -> None:
+    def emit_mapping(self, static: tuple[int, int] | None = None) -> None:
+        """``r2gb_action``: the action of the move found; with ``static`` = (depth, switch),
+        ``r2gb_action{switch}`` for the moves ending at that switch, all of that depth."""
         o = self.o
         specs = {a.name: a for a in self.interface.actions}
-        o.line("fun r2gb_action(R2gbCtx c, Int node, Int pos) -> Int:")
+        if static is None:
+            o.line("fun r2gb_action(R2gbCtx c, Int node, Int pos) -> Int:")
+        else:
+            o.line(f"fun r2gb_action{static[1]}(R2gbCtx c, Int pos) -> Int:")
         for rule in self.mapping.moves:
             spec = specs[rule.action]
             indent = "    "
             if rule.when is not None:
-                o.line(f"    if {self.map_expr(rule.when)}:")
+                o.line(f"    if {self.map_expr(rule.when, static)}:")
                 indent = "        "
             o.line(f"{indent}let index = {self.offsets[rule.action]}")
             stride = 1
@@ -534,7 +573,7 @@ class _Lowering:
             strides.reverse()
             for (name, expr), arg, s in zip(rule.args, spec.args, strides, strict=True):
                 lo, hi = _bounds(arg)
-                o.line(f"{indent}let a_{name} = {self.map_expr(expr)}")
+                o.line(f"{indent}let a_{name} = {self.map_expr(expr, static)}")
                 o.line(
                     f"{indent}assert(a_{name} >= {lo} and a_{name} <= {hi}, "
                     f'"the move mapping: a legal RBG move gives {rule.action} argument {name} '
@@ -580,6 +619,8 @@ class _Lowering:
         self.emit_pattern_cache()
         self.emit_state()
         self.emit_mapping()
+        for j, d in sorted(self.static_depth.items()):
+            self.emit_mapping((d, j))
         self.emit_apply()
         self.emit_play()
         return Lowered(o.source(), o.map(), self.rules.size, self.depth, self.bounded)
@@ -667,6 +708,10 @@ class _Lowering:
         o.line("        return pos")
         o.line("    return c.ppos[k]")
         o.line("")
+        o.line("fun r2gb_no_mod() -> Int:")
+        o.line('    assert(false, "the move mapping names a modifier the move does not have")')
+        o.line("    return 0")
+        o.line("")
         o.line("fun r2gb_piece_of(Int node) -> Int:")
         for j, a in enumerate(self.rules.actions, start=1):
             if a.kind == "off":
@@ -727,6 +772,43 @@ class _Lowering:
         o.line("        r2gb_store(g, c.pnode[k], c.ppos[k])")
         o.line("        k = k + 1")
         o.line("    r2gb_store(g, node, pos)")
+        self.put("    ", "acts", "g.nmoves", "a")
+        self.put("    ", "first", "g.nmoves + 1", "g.nmods")
+        o.line("    g.nmoves = g.nmoves + 1")
+        o.line("")
+        for j, d in sorted(self.static_depth.items()):
+            self.emit_static_found(j, d)
+
+    def emit_static_found(self, j: int, d: int) -> None:
+        """``r2gb_found{j}``: ``r2gb_found`` for switch ``j``, whose moves all apply ``d``
+        modifiers before it: the action is computed from fixed slots and the modifiers
+        are copied without a loop."""
+        o = self.o
+        a = self.rules.actions[j - 1]
+        o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
+        o.line("    let a = -1")
+        o.line(f"    if g.player == {self.keeper}:")
+        o.line("        if g.nmoves != 0:")
+        o.line("            return")
+        o.line("    else:")
+        o.line(f"        a = r2gb_action{j}(c, pos)")
+        o.line("        let s = g.moves.slot[a]")
+        o.line("        if s != 0:")
+        o.line(f"            if r2gb_same(g, c, s - 1, {j}, pos):")
+        o.line("                return")
+        o.line(
+            '            assert(false, "the move mapping: two different legal RBG moves map to '
+            "the same "
+            'action (the mapping misses one of them)")'
+        )
+        o.line("        g.moves.slot[a] = g.nmoves + 1")
+        o.line("    let m = g.nmods")
+        for k in range(d):
+            self.put("    ", "node", f"m + {k}", f"c.pnode[{k}]")
+            self.put("    ", "pos", f"m + {k}", f"c.ppos[{k}]")
+        self.put("    ", "node", f"m + {d}", str(j))
+        self.put("    ", "pos", f"m + {d}", "pos")
+        o.line(f"    g.nmods = m + {d + 1}")
         self.put("    ", "acts", "g.nmoves", "a")
         self.put("    ", "first", "g.nmoves + 1", "g.nmods")
         o.line("    g.nmoves = g.nmoves + 1")
