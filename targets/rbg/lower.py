@@ -510,8 +510,8 @@ class _Lowering:
             return f"(0 - {self.map_expr(node.operand, static)})"
         if isinstance(node, ast.BinOp):
             op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}[type(node.op)]
-            left, right = self.map_expr(node.left, static), self.map_expr(node.right, static)
-            return f"({left} {op} {right})"
+            a, b = self.map_expr(node.left, static), self.map_expr(node.right, static)
+            return f"({a} {op} {b})"
         if isinstance(node, ast.BoolOp):
             op = " and " if isinstance(node.op, ast.And) else " or "
             return "(" + op.join(self.map_expr(v, static) for v in node.values) + ")"
