@@ -93,6 +93,9 @@ class _Lowering:
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
         self.keeper_only = self._keeper_only()
+        self.counted = False
+        """Some expression counts pieces: every off keeps ``g.counts`` up to date (else
+        the counts are left at their start values, read by nothing)."""
         self.static_depth = self._static_depth()
         self.room = self._room()
         self.big = self.room > SEEN_ARRAY
@@ -173,6 +176,7 @@ class _Lowering:
             name = str(e.value)
             if name in self.var:
                 return f"g.vars[{self.var[name]}]"
+            self.counted = True
             return f"g.counts[{self.piece[name]}]"
         assert e.left is not None and e.right is not None
         left, right = self.arith(e.left, where), self.arith(e.right, where)
@@ -314,17 +318,85 @@ class _Lowering:
                 o.line("")
         for q in range(aut.size):
             span = aut.actions[q - 1].at if q else self.rules_at
-            o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
             if pattern and q in aut.accepting:
+                o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
                 o.line("    return true")
                 o.line("")
                 continue
             stop = not pattern and q in self.keeper_only
-            for j in aut.follow[q]:
+            follow = list(aut.follow[q])
+            if q in follow and q not in slot and aut.actions[q - 1].kind == "shift":
+                self.walk(aut, q, prefix, pattern, ctx, slot, stop)
+                continue
+            o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
+            for j in follow:
                 enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
                 self.transition(aut, j, enter, pattern, stop)
             o.line("    return false" if pattern else "    return")
             o.line("")
+
+    def walk(
+        self,
+        aut: Automaton,
+        q: int,
+        prefix: str,
+        pattern: bool,
+        ctx: str,
+        slot: dict[int, dict[int, int]],
+        stop: bool,
+    ) -> None:
+        """State ``q`` of a shift that may repeat (``left*``), as loops instead of one
+        recursive call per square. The recursive search runs the transitions before the
+        repeated shift on each square going out, then those after it on each square
+        coming back; ``{prefix}s{q}b`` and ``{prefix}s{q}a`` hold those two groups, and
+        the walk back retraces the squares by the opposite step, so the moves are found
+        in the same order."""
+        o = self.o
+        a = aut.actions[q - 1]
+        ret = " -> Bool" if pattern else ""
+        follow = list(aut.follow[q])
+        at = follow.index(q)
+        groups = {"b": follow[:at], "a": follow[at + 1 :]}
+        for name, group in groups.items():
+            if not group:
+                continue
+            o.line(f"fun {prefix}s{q}{name}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
+            for j in group:
+                enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
+                self.transition(aut, j, enter, pattern, stop)
+            o.line("    return false" if pattern else "    return")
+            o.line("")
+        cond, new = self.step(a.name)
+        dr, dc = self.d.board.directions[a.name]
+        delta = dr * self.width + dc
+        back = f"p - {delta}" if delta >= 0 else f"p + {-delta}"
+        o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
+        o.line("    let p = pos")
+
+        def run(name: str, indent: str) -> None:
+            if pattern:
+                o.line(f"{indent}if {prefix}s{q}{name}(g, c, p):")
+                o.line(f"{indent}    return true")
+            else:
+                o.line(f"{indent}{prefix}s{q}{name}(g, c, p)")
+                if stop:
+                    o.line(f"{indent}if g.nmoves != 0:")
+                    o.line(f"{indent}    return")
+
+        o.line("    while true:")
+        if groups["b"]:
+            run("b", "        ")
+        o.line(f"        if !({cond.replace('pos', 'p')}):")
+        o.line("            break")
+        o.line(f"        p = {new.replace('pos', 'p')}")
+        if groups["a"]:
+            o.line("    while true:")
+            run("a", "        ")
+            o.line("        if p == pos:")
+            o.line("            break")
+            o.line(f"        p = {back}")
+        o.line("    return false" if pattern else "    return")
+        o.line("")
 
     def transition(
         self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
@@ -603,11 +675,6 @@ class _Lowering:
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         self.bases, self.seen_size = self.layout(self.rules, starts, self.depth)
         self.emit_ctx("R2gbCtx", self.depth, self.seen_size, self.bounded)
-        o.line("fun r2gb_put(R2gbState g, Int pos, Int piece):")
-        o.line("    g.counts[g.cells[pos]] = g.counts[g.cells[pos]] - 1")
-        o.line("    g.counts[piece] = g.counts[piece] + 1")
-        o.line("    g.cells[pos] = piece")
-        o.line("")
         o.line("fun r2gb_div(Int a, Int b) -> Int:", self.at(self.rules_at))
         o.line('    assert(b != 0, "division by zero in an RBG expression")')
         o.line("    return a / b")
@@ -623,6 +690,13 @@ class _Lowering:
             self.emit_mapping((d, j))
         self.emit_apply()
         self.emit_play()
+        # Last: whether an expression counts pieces is known once the rules are emitted.
+        o.line("fun r2gb_put(R2gbState g, Int pos, Int piece):")
+        if self.counted:
+            o.line("    g.counts[g.cells[pos]] = g.counts[g.cells[pos]] - 1")
+            o.line("    g.counts[piece] = g.counts[piece] + 1")
+        o.line("    g.cells[pos] = piece")
+        o.line("")
         return Lowered(o.source(), o.map(), self.rules.size, self.depth, self.bounded)
 
     def emit_state(self) -> None:
