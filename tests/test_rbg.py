@@ -150,6 +150,9 @@ def test_the_search_code_is_specialised_where_the_rules_allow() -> None:
     # anySquare's repeated shifts are loops, not one recursive call per square
     walk = _function(source, "r2gb_s4")
     assert "while true:" in walk and "r2gb_s4(" not in walk.split("\n", 1)[1]
+    # so is connect four's (down {e})*: a cycle of a shift and a test
+    drop = _function(_generated("connect_four"), "r2gb_s10")
+    assert "while true:" in drop and "r2gb_s9(" not in drop
     # nothing counts pieces, so an off writes the square only
     assert "counts" not in _function(source, "r2gb_put")
     # chess reads piece counts (insufficient material): its offs keep them

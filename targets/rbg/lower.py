@@ -325,8 +325,9 @@ class _Lowering:
                 continue
             stop = not pattern and q in self.keeper_only
             follow = list(aut.follow[q])
-            if q in follow and q not in slot and aut.actions[q - 1].kind == "shift":
-                self.walk(aut, q, prefix, pattern, ctx, slot, stop)
+            cycle = self.cycle(aut, q, slot)
+            if cycle is not None:
+                self.walk(aut, q, cycle, prefix, pattern, ctx, slot, stop)
                 continue
             o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
             for j in follow:
@@ -335,27 +336,55 @@ class _Lowering:
             o.line("    return false" if pattern else "    return")
             o.line("")
 
+    def cycle(self, aut: Automaton, q: int, slot: dict[int, dict[int, int]]) -> list[int] | None:
+        """The states of a way back to ``q`` (ending with ``q``) through shifts and on
+        tests only, each state on it but ``q`` followed by one state alone (``left*``,
+        ``(down {e})*``), that moves the square: the search can loop along it."""
+        if q == 0 or q in slot or aut.actions[q - 1].kind not in ("shift", "on"):
+            return None
+        for j in aut.follow[q]:
+            chain, cur = [j], j
+            while cur != q and len(chain) <= 8:
+                nxt = aut.follow[cur]
+                if cur in slot or aut.actions[cur - 1].kind not in ("shift", "on") or len(nxt) != 1:
+                    break
+                cur = nxt[0]
+                chain.append(cur)
+            if cur == q and self.displacement(aut, chain) != 0:
+                return chain
+        return None
+
+    def displacement(self, aut: Automaton, chain: list[int]) -> int:
+        total = 0
+        for j in chain:
+            a = aut.actions[j - 1]
+            if a.kind == "shift":
+                dr, dc = self.d.board.directions[a.name]
+                total += dr * self.width + dc
+        return total
+
     def walk(
         self,
         aut: Automaton,
         q: int,
+        cycle: list[int],
         prefix: str,
         pattern: bool,
         ctx: str,
         slot: dict[int, dict[int, int]],
         stop: bool,
     ) -> None:
-        """State ``q`` of a shift that may repeat (``left*``), as loops instead of one
-        recursive call per square. The recursive search runs the transitions before the
-        repeated shift on each square going out, then those after it on each square
-        coming back; ``{prefix}s{q}b`` and ``{prefix}s{q}a`` hold those two groups, and
-        the walk back retraces the squares by the opposite step, so the moves are found
-        in the same order."""
+        """State ``q`` on a ``cycle`` of shifts and tests (``left*``, ``(down {e})*``) as
+        loops instead of one recursive call per square. The recursive search runs the
+        transitions before the cycle's on each square going out, then those after it on
+        each square coming back; ``{prefix}s{q}b`` and ``{prefix}s{q}a`` hold those two
+        groups, and the walk back retraces the squares by the opposite displacement, so
+        the moves are found in the same order."""
         o = self.o
         a = aut.actions[q - 1]
         ret = " -> Bool" if pattern else ""
         follow = list(aut.follow[q])
-        at = follow.index(q)
+        at = follow.index(cycle[0])
         groups = {"b": follow[:at], "a": follow[at + 1 :]}
         for name, group in groups.items():
             if not group:
@@ -366,9 +395,7 @@ class _Lowering:
                 self.transition(aut, j, enter, pattern, stop)
             o.line("    return false" if pattern else "    return")
             o.line("")
-        cond, new = self.step(a.name)
-        dr, dc = self.d.board.directions[a.name]
-        delta = dr * self.width + dc
+        delta = self.displacement(aut, cycle)
         back = f"p - {delta}" if delta >= 0 else f"p + {-delta}"
         o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
         o.line("    let p = pos")
@@ -386,9 +413,19 @@ class _Lowering:
         o.line("    while true:")
         if groups["b"]:
             run("b", "        ")
-        o.line(f"        if !({cond.replace('pos', 'p')}):")
-        o.line("            break")
-        o.line(f"        p = {new.replace('pos', 'p')}")
+        o.line("        let n = p")
+        for k, j in enumerate(cycle):
+            step = aut.actions[j - 1]
+            if step.kind == "shift":
+                cond, new = self.step(step.name)
+                o.line(f"        if !({cond.replace('pos', 'n')}):")
+                o.line("            break")
+                o.line(f"        n = {new.replace('pos', 'n')}")
+            else:
+                o.line(f"        let t{k} = g.cells[n]")
+                o.line(f"        if !({self.on_test(step.pieces, f't{k}')}):")
+                o.line("            break")
+        o.line("        p = n")
         if groups["a"]:
             o.line("    while true:")
             run("a", "        ")
