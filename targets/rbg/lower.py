@@ -11,6 +11,12 @@ a state already entered at a square since the last modifier is not searched agai
 modifiers of one move are bounded (:data:`DEFAULT_DEPTH`, or the exact bound when the
 automaton has no modifier on a cycle), and exceeding the bound is a fault at the rules.
 
+Three shapes are compiled more cheaply, finding the same moves in the same order: a
+state on a cycle of shifts and tests back to itself (``left*``, ``(down {e})*``) loops
+along the squares instead of calling itself once per square; a switch whose moves all
+apply the same number of modifiers gets its own found function, whose action reads
+fixed modifier slots; and offs keep piece counts only when an expression reads them.
+
 Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
 with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
 action table is ever tested. After a move the keeper moves (its first move, repeatedly)
