@@ -16,6 +16,8 @@ from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.targets.rbg.automaton import build
+from rulebook2game.targets.rbg.compile import lower_workspace
+from rulebook2game.targets.rbg.lower import Lowered
 from rulebook2game.targets.rbg.model import describe
 from rulebook2game.targets.rbg.syntax import RbgProblem
 from rulebook2game.workspace import Workspace, open_workspace
@@ -123,6 +125,38 @@ def test_walks_whose_steps_keep_to_one_half_plane_need_no_marks() -> None:
     assert cyclic("(up + left + up left)*") == set()
     assert cyclic("(up left + down right)*") == {"up", "left", "down", "right"}
     assert cyclic("(up + left + down right)*") == {"up", "left", "down", "right"}
+
+
+def _generated(game: str) -> str:
+    lowered = lower_workspace(open_workspace(GOLD / game))
+    assert isinstance(lowered, Lowered)
+    return lowered.source
+
+
+def _function(source: str, name: str) -> str:
+    head = f"fun {name}("
+    assert head in source
+    body = source.split(head, 1)[1]
+    return head + body.split("\nfun ", 1)[0]
+
+
+def test_the_search_code_is_specialised_where_the_rules_allow() -> None:
+    source = _generated("breakthrough")
+    # every move ending at a switch applies the same number of modifiers: each switch
+    # has its own found function, whose action reads fixed modifier slots
+    assert "r2gb_found(g, c, " not in source
+    action = _function(source, "r2gb_action33")
+    assert "c.ppos[0]" in action and "r2gb_mod_pos" not in action
+    # anySquare's repeated shifts are loops, not one recursive call per square
+    walk = _function(source, "r2gb_s4")
+    assert "while true:" in walk and "r2gb_s4(" not in walk.split("\n", 1)[1]
+    # so is connect four's (down {e})*: a cycle of a shift and a test
+    drop = _function(_generated("connect_four"), "r2gb_s10")
+    assert "while true:" in drop and "r2gb_s9(" not in drop
+    # nothing counts pieces, so an off writes the square only
+    assert "counts" not in _function(source, "r2gb_put")
+    # chess reads piece counts (insufficient material): its offs keep them
+    assert "g.counts[piece]" in _function(_generated("chess"), "r2gb_put")
 
 
 def test_nothing_follows_a_never_valid_on() -> None:

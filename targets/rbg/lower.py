@@ -11,6 +11,12 @@ a state already entered at a square since the last modifier is not searched agai
 modifiers of one move are bounded (:data:`DEFAULT_DEPTH`, or the exact bound when the
 automaton has no modifier on a cycle), and exceeding the bound is a fault at the rules.
 
+Three shapes are compiled more cheaply, finding the same moves in the same order: a
+state on a cycle of shifts and tests back to itself (``left*``, ``(down {e})*``) loops
+along the squares instead of calling itself once per square; a switch whose moves all
+apply the same number of modifiers gets its own found function, whose action reads
+fixed modifier slots; and offs keep piece counts only when an expression reads them.
+
 Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
 with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
 action table is ever tested. After a move the keeper moves (its first move, repeatedly)
@@ -93,10 +99,30 @@ class _Lowering:
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
         self.keeper_only = self._keeper_only()
+        self.counted = False
+        """Some expression counts pieces: every off keeps ``g.counts`` up to date (else
+        the counts are left at their start values, read by nothing)."""
+        self.static_depth = self._static_depth()
         self.room = self._room()
         self.big = self.room > SEEN_ARRAY
         """The moves found are kept in vectors, grown as needed, instead of arrays sized for
         every action (a state of chess would otherwise hold some 56,000 integers)."""
+
+    def _static_depth(self) -> dict[int, int]:
+        """The switches every move ending at which applies the same number of modifiers
+        before it (rules with an exact bound only: otherwise the search's cap hides
+        deeper moves)."""
+        if not self.bounded:
+            return {}
+        aut = self.rules
+        starts = [0] + [j for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
+        depths = entry_depths(aut, starts, self.depth)
+        at: dict[int, set[int]] = {}
+        for q in range(aut.size):
+            for j in aut.follow[q]:
+                if aut.actions[j - 1].kind == "switch":
+                    at.setdefault(j, set()).update(depths[q])
+        return {j: next(iter(ds)) for j, ds in at.items() if len(ds) == 1}
 
     def _room(self) -> int:
         """Modifiers the moves found by one search may hold: one move per action, each of
@@ -156,6 +182,7 @@ class _Lowering:
             name = str(e.value)
             if name in self.var:
                 return f"g.vars[{self.var[name]}]"
+            self.counted = True
             return f"g.counts[{self.piece[name]}]"
         assert e.left is not None and e.right is not None
         left, right = self.arith(e.left, where), self.arith(e.right, where)
@@ -297,17 +324,122 @@ class _Lowering:
                 o.line("")
         for q in range(aut.size):
             span = aut.actions[q - 1].at if q else self.rules_at
-            o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
             if pattern and q in aut.accepting:
+                o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
                 o.line("    return true")
                 o.line("")
                 continue
             stop = not pattern and q in self.keeper_only
-            for j in aut.follow[q]:
+            follow = list(aut.follow[q])
+            cycle = self.cycle(aut, q, slot)
+            if cycle is not None:
+                self.walk(aut, q, cycle, prefix, pattern, ctx, slot, stop)
+                continue
+            o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
+            for j in follow:
                 enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
                 self.transition(aut, j, enter, pattern, stop)
             o.line("    return false" if pattern else "    return")
             o.line("")
+
+    def cycle(self, aut: Automaton, q: int, slot: dict[int, dict[int, int]]) -> list[int] | None:
+        """The states of a way back to ``q`` (ending with ``q``) through shifts and on
+        tests only, each state on it but ``q`` followed by one state alone (``left*``,
+        ``(down {e})*``), that moves the square: the search can loop along it."""
+        if q == 0 or q in slot or aut.actions[q - 1].kind not in ("shift", "on"):
+            return None
+        for j in aut.follow[q]:
+            chain, cur = [j], j
+            while cur != q and len(chain) <= 8:
+                nxt = aut.follow[cur]
+                if cur in slot or aut.actions[cur - 1].kind not in ("shift", "on") or len(nxt) != 1:
+                    break
+                cur = nxt[0]
+                chain.append(cur)
+            if cur == q and self.displacement(aut, chain) != 0:
+                return chain
+        return None
+
+    def displacement(self, aut: Automaton, chain: list[int]) -> int:
+        total = 0
+        for j in chain:
+            a = aut.actions[j - 1]
+            if a.kind == "shift":
+                dr, dc = self.d.board.directions[a.name]
+                total += dr * self.width + dc
+        return total
+
+    def walk(
+        self,
+        aut: Automaton,
+        q: int,
+        cycle: list[int],
+        prefix: str,
+        pattern: bool,
+        ctx: str,
+        slot: dict[int, dict[int, int]],
+        stop: bool,
+    ) -> None:
+        """State ``q`` on a ``cycle`` of shifts and tests (``left*``, ``(down {e})*``) as
+        loops instead of one recursive call per square. The recursive search runs the
+        transitions before the cycle's on each square going out, then those after it on
+        each square coming back; ``{prefix}s{q}b`` and ``{prefix}s{q}a`` hold those two
+        groups, and the walk back retraces the squares by the opposite displacement, so
+        the moves are found in the same order."""
+        o = self.o
+        a = aut.actions[q - 1]
+        ret = " -> Bool" if pattern else ""
+        follow = list(aut.follow[q])
+        at = follow.index(cycle[0])
+        groups = {"b": follow[:at], "a": follow[at + 1 :]}
+        for name, group in groups.items():
+            if not group:
+                continue
+            o.line(f"fun {prefix}s{q}{name}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
+            for j in group:
+                enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
+                self.transition(aut, j, enter, pattern, stop)
+            o.line("    return false" if pattern else "    return")
+            o.line("")
+        delta = self.displacement(aut, cycle)
+        back = f"p - {delta}" if delta >= 0 else f"p + {-delta}"
+        o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
+        o.line("    let p = pos")
+
+        def run(name: str, indent: str) -> None:
+            if pattern:
+                o.line(f"{indent}if {prefix}s{q}{name}(g, c, p):")
+                o.line(f"{indent}    return true")
+            else:
+                o.line(f"{indent}{prefix}s{q}{name}(g, c, p)")
+                if stop:
+                    o.line(f"{indent}if g.nmoves != 0:")
+                    o.line(f"{indent}    return")
+
+        o.line("    while true:")
+        if groups["b"]:
+            run("b", "        ")
+        o.line("        let n = p")
+        for k, j in enumerate(cycle):
+            step = aut.actions[j - 1]
+            if step.kind == "shift":
+                cond, new = self.step(step.name)
+                o.line(f"        if !({cond.replace('pos', 'n')}):")
+                o.line("            break")
+                o.line(f"        n = {new.replace('pos', 'n')}")
+            else:
+                o.line(f"        let t{k} = g.cells[n]")
+                o.line(f"        if !({self.on_test(step.pieces, f't{k}')}):")
+                o.line("            break")
+        o.line("        p = n")
+        if groups["a"]:
+            o.line("    while true:")
+            run("a", "        ")
+            o.line("        if p == pos:")
+            o.line("            break")
+            o.line(f"        p = {back}")
+        o.line("    return false" if pattern else "    return")
+        o.line("")
 
     def transition(
         self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
@@ -373,7 +505,10 @@ class _Lowering:
             o.line(f"        g.vars[{v}] = v{j}")
             go("        ", undo=(f"g.vars[{v}] = old{j}", "c.depth = c.depth - 1"))
         elif a.kind == "switch":
-            o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
+            if j in self.static_depth:
+                o.line(f"    r2gb_found{j}(g, c, pos)", origin)
+            else:
+                o.line(f"    r2gb_found(g, c, {j}, pos)", origin)
             if stop:
                 o.line("    if g.nmoves != 0:")
                 o.line("        return")
@@ -478,19 +613,23 @@ class _Lowering:
 
     # -- the mapping ----------------------------------------------------------------------
 
-    def map_expr(self, node: ast.expr) -> str:
+    def map_expr(self, node: ast.expr, static: tuple[int, int] | None = None) -> str:
+        """The rl of a mapping expression; with ``static`` = (depth, switch) the move's
+        modifiers before its switch are known in number, and each ``row(i)`` reads its
+        slot directly instead of through ``r2gb_mod_pos``."""
         if isinstance(node, ast.Constant):
             return str(node.value)
         if isinstance(node, ast.Name):
-            return "(c.depth + 1)"
+            return f"{static[0] + 1}" if static is not None else "(c.depth + 1)"
         if isinstance(node, ast.UnaryOp):
-            return f"(0 - {self.map_expr(node.operand)})"
+            return f"(0 - {self.map_expr(node.operand, static)})"
         if isinstance(node, ast.BinOp):
             op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}[type(node.op)]
-            return f"({self.map_expr(node.left)} {op} {self.map_expr(node.right)})"
+            a, b = self.map_expr(node.left, static), self.map_expr(node.right, static)
+            return f"({a} {op} {b})"
         if isinstance(node, ast.BoolOp):
             op = " and " if isinstance(node.op, ast.And) else " or "
-            return "(" + op.join(self.map_expr(v) for v in node.values) + ")"
+            return "(" + op.join(self.map_expr(v, static) for v in node.values) + ")"
         if isinstance(node, ast.Compare):
             ops = {
                 ast.Eq: "==",
@@ -503,26 +642,41 @@ class _Lowering:
             parts = []
             left = node.left
             for cmp, right in zip(node.ops, node.comparators, strict=True):
-                parts.append(f"{self.map_expr(left)} {ops[type(cmp)]} {self.map_expr(right)}")
+                lhs, rhs = self.map_expr(left, static), self.map_expr(right, static)
+                parts.append(f"{lhs} {ops[type(cmp)]} {rhs}")
                 left = right
             return "(" + " and ".join(parts) + ")"
         assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         i = index_of(node.args[0])
         fn = node.func.id
-        if fn == "piece":
+        if static is not None:
+            depth = static[0]
+            k = i if i >= 0 else depth + 1 + i
+            if not 0 <= k <= depth:
+                return "r2gb_no_mod()"
+            if fn == "piece":
+                return "-1" if k == depth else f"r2gb_piece_of(c.pnode[{k}])"
+            square = "pos" if k == depth else f"c.ppos[{k}]"
+        elif fn == "piece":
             return f"r2gb_piece_of(r2gb_mod_node(c, node, {i}))"
-        square = f"r2gb_mod_pos(c, node, pos, {i})"
+        else:
+            square = f"r2gb_mod_pos(c, node, pos, {i})"
         return f"({square} / {self.width})" if fn == "row" else f"({square} % {self.width})"
 
-    def emit_mapping(self) -> None:
+    def emit_mapping(self, static: tuple[int, int] | None = None) -> None:
+        """``r2gb_action``: the action of the move found; with ``static`` = (depth, switch),
+        ``r2gb_action{switch}`` for the moves ending at that switch, all of that depth."""
         o = self.o
         specs = {a.name: a for a in self.interface.actions}
-        o.line("fun r2gb_action(R2gbCtx c, Int node, Int pos) -> Int:")
+        if static is None:
+            o.line("fun r2gb_action(R2gbCtx c, Int node, Int pos) -> Int:")
+        else:
+            o.line(f"fun r2gb_action{static[1]}(R2gbCtx c, Int pos) -> Int:")
         for rule in self.mapping.moves:
             spec = specs[rule.action]
             indent = "    "
             if rule.when is not None:
-                o.line(f"    if {self.map_expr(rule.when)}:")
+                o.line(f"    if {self.map_expr(rule.when, static)}:")
                 indent = "        "
             o.line(f"{indent}let index = {self.offsets[rule.action]}")
             stride = 1
@@ -534,7 +688,7 @@ class _Lowering:
             strides.reverse()
             for (name, expr), arg, s in zip(rule.args, spec.args, strides, strict=True):
                 lo, hi = _bounds(arg)
-                o.line(f"{indent}let a_{name} = {self.map_expr(expr)}")
+                o.line(f"{indent}let a_{name} = {self.map_expr(expr, static)}")
                 o.line(
                     f"{indent}assert(a_{name} >= {lo} and a_{name} <= {hi}, "
                     f'"the move mapping: a legal RBG move gives {rule.action} argument {name} '
@@ -564,11 +718,6 @@ class _Lowering:
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         self.bases, self.seen_size = self.layout(self.rules, starts, self.depth)
         self.emit_ctx("R2gbCtx", self.depth, self.seen_size, self.bounded)
-        o.line("fun r2gb_put(R2gbState g, Int pos, Int piece):")
-        o.line("    g.counts[g.cells[pos]] = g.counts[g.cells[pos]] - 1")
-        o.line("    g.counts[piece] = g.counts[piece] + 1")
-        o.line("    g.cells[pos] = piece")
-        o.line("")
         o.line("fun r2gb_div(Int a, Int b) -> Int:", self.at(self.rules_at))
         o.line('    assert(b != 0, "division by zero in an RBG expression")')
         o.line("    return a / b")
@@ -580,8 +729,17 @@ class _Lowering:
         self.emit_pattern_cache()
         self.emit_state()
         self.emit_mapping()
+        for j, d in sorted(self.static_depth.items()):
+            self.emit_mapping((d, j))
         self.emit_apply()
         self.emit_play()
+        # Last: whether an expression counts pieces is known once the rules are emitted.
+        o.line("fun r2gb_put(R2gbState g, Int pos, Int piece):")
+        if self.counted:
+            o.line("    g.counts[g.cells[pos]] = g.counts[g.cells[pos]] - 1")
+            o.line("    g.counts[piece] = g.counts[piece] + 1")
+        o.line("    g.cells[pos] = piece")
+        o.line("")
         return Lowered(o.source(), o.map(), self.rules.size, self.depth, self.bounded)
 
     def emit_state(self) -> None:
@@ -667,6 +825,10 @@ class _Lowering:
         o.line("        return pos")
         o.line("    return c.ppos[k]")
         o.line("")
+        o.line("fun r2gb_no_mod() -> Int:")
+        o.line('    assert(false, "the move mapping names a modifier the move does not have")')
+        o.line("    return 0")
+        o.line("")
         o.line("fun r2gb_piece_of(Int node) -> Int:")
         for j, a in enumerate(self.rules.actions, start=1):
             if a.kind == "off":
@@ -727,6 +889,43 @@ class _Lowering:
         o.line("        r2gb_store(g, c.pnode[k], c.ppos[k])")
         o.line("        k = k + 1")
         o.line("    r2gb_store(g, node, pos)")
+        self.put("    ", "acts", "g.nmoves", "a")
+        self.put("    ", "first", "g.nmoves + 1", "g.nmods")
+        o.line("    g.nmoves = g.nmoves + 1")
+        o.line("")
+        for j, d in sorted(self.static_depth.items()):
+            self.emit_static_found(j, d)
+
+    def emit_static_found(self, j: int, d: int) -> None:
+        """``r2gb_found{j}``: ``r2gb_found`` for switch ``j``, whose moves all apply ``d``
+        modifiers before it: the action is computed from fixed slots and the modifiers
+        are copied without a loop."""
+        o = self.o
+        a = self.rules.actions[j - 1]
+        o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
+        o.line("    let a = -1")
+        o.line(f"    if g.player == {self.keeper}:")
+        o.line("        if g.nmoves != 0:")
+        o.line("            return")
+        o.line("    else:")
+        o.line(f"        a = r2gb_action{j}(c, pos)")
+        o.line("        let s = g.moves.slot[a]")
+        o.line("        if s != 0:")
+        o.line(f"            if r2gb_same(g, c, s - 1, {j}, pos):")
+        o.line("                return")
+        o.line(
+            '            assert(false, "the move mapping: two different legal RBG moves map to '
+            "the same "
+            'action (the mapping misses one of them)")'
+        )
+        o.line("        g.moves.slot[a] = g.nmoves + 1")
+        o.line("    let m = g.nmods")
+        for k in range(d):
+            self.put("    ", "node", f"m + {k}", f"c.pnode[{k}]")
+            self.put("    ", "pos", f"m + {k}", f"c.ppos[{k}]")
+        self.put("    ", "node", f"m + {d}", str(j))
+        self.put("    ", "pos", f"m + {d}", "pos")
+        o.line(f"    g.nmods = m + {d + 1}")
         self.put("    ", "acts", "g.nmoves", "a")
         self.put("    ", "first", "g.nmoves + 1", "g.nmods")
         o.line("    g.nmoves = g.nmoves + 1")
