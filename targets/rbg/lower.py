@@ -868,22 +868,7 @@ class _Lowering:
         )
         o.line("")
         o.line("fun r2gb_found(R2gbState g, R2gbCtx c, Int node, Int pos):", self.at(self.rules_at))
-        o.line("    let a = -1")
-        o.line(f"    if g.player == {self.keeper}:")
-        o.line("        if g.nmoves != 0:")
-        o.line("            return")
-        o.line("    else:")
-        o.line("        a = r2gb_action(c, node, pos)")
-        o.line("        let s = g.moves.slot[a]")
-        o.line("        if s != 0:")
-        o.line("            if r2gb_same(g, c, s - 1, node, pos):")
-        o.line("                return")
-        o.line(
-            '            assert(false, "the move mapping: two different legal RBG moves map to '
-            "the same "
-            'action (the mapping misses one of them)")'
-        )
-        o.line("        g.moves.slot[a] = g.nmoves + 1")
+        self.emit_found_slot("r2gb_action(c, node, pos)", "node")
         o.line("    let k = 0")
         o.line("    while k < c.depth:")
         o.line("        r2gb_store(g, c.pnode[k], c.ppos[k])")
@@ -896,22 +881,20 @@ class _Lowering:
         for j, d in sorted(self.static_depth.items()):
             self.emit_static_found(j, d)
 
-    def emit_static_found(self, j: int, d: int) -> None:
-        """``r2gb_found{j}``: ``r2gb_found`` for switch ``j``, whose moves all apply ``d``
-        modifiers before it: the action is computed from fixed slots and the modifiers
-        are copied without a loop."""
+    def emit_found_slot(self, action: str, node: str) -> None:
+        """The start of a ``r2gb_found`` function: the keeper keeps its first move only;
+        a player's move claims the slot of its action ``a`` (computed by ``action``), and a
+        second move mapped to the same action is the same move (``node``'s) or a fault."""
         o = self.o
-        a = self.rules.actions[j - 1]
-        o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
         o.line("    let a = -1")
         o.line(f"    if g.player == {self.keeper}:")
         o.line("        if g.nmoves != 0:")
         o.line("            return")
         o.line("    else:")
-        o.line(f"        a = r2gb_action{j}(c, pos)")
+        o.line(f"        a = {action}")
         o.line("        let s = g.moves.slot[a]")
         o.line("        if s != 0:")
-        o.line(f"            if r2gb_same(g, c, s - 1, {j}, pos):")
+        o.line(f"            if r2gb_same(g, c, s - 1, {node}, pos):")
         o.line("                return")
         o.line(
             '            assert(false, "the move mapping: two different legal RBG moves map to '
@@ -919,6 +902,15 @@ class _Lowering:
             'action (the mapping misses one of them)")'
         )
         o.line("        g.moves.slot[a] = g.nmoves + 1")
+
+    def emit_static_found(self, j: int, d: int) -> None:
+        """``r2gb_found{j}``: ``r2gb_found`` for switch ``j``, whose moves all apply ``d``
+        modifiers before it: the action is computed from fixed slots and the modifiers
+        are copied without a loop."""
+        o = self.o
+        a = self.rules.actions[j - 1]
+        o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
+        self.emit_found_slot(f"r2gb_action{j}(c, pos)", str(j))
         o.line("    let m = g.nmods")
         for k in range(d):
             self.put("    ", "node", f"m + {k}", f"c.pnode[{k}]")
