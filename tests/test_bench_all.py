@@ -56,3 +56,5 @@ def test_check_times_and_the_slowest_stage_per_game(tmp_path: Path) -> None:
     assert check["seconds"] >= max(check["stages"].values()) > 0
     slowest = max(check["stages"], key=check["stages"].__getitem__)
     assert f"| {slowest} " in json_path.with_suffix(".md").read_text()
+    # The pages just passed check, so the in-process rows ran beside the native loop.
+    assert "rl in-process python / openspiel python" in game["step_ratios"], game["notes"]

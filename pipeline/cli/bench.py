@@ -165,9 +165,11 @@ def _bench_all(
     for path in game_dirs(root):
         err_console.print(f"[dim]{path.name}...[/]")
         ws = open_workspace(path)
-        # The check first: pages it passes get the in-process rows too.
+        # The check first: pages it passes get the in-process rows too (it writes no
+        # report, so its verdict is passed on here).
         timing = time_check(ws, seed=seed) if check else None
-        report = bench_workspace(ws, seconds=seconds, seed=seed, trust=trust)
+        passed = timing is not None and timing.ok
+        report = bench_workspace(ws, seconds=seconds, seed=seed, trust=trust or passed)
         reports.append(report.model_copy(update={"check": timing}))
     table = Table(title=f"bench {root} ({seconds:g} s each)", title_justify="left")
     for column in SUMMARY_COLUMNS:
