@@ -147,7 +147,9 @@ def test_correct_candidates_pass(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_candidates_missing_a_legal_move_are_a_finding_naming_it(tmp_path: Path) -> None:
     # the diagonal move towards file a is left out; games still end
-    broken = _game(tmp_path, "            if file != 0:\n", "            if file == 99:\n")
+    broken = _game(
+        tmp_path, "n = n + (file + FILES - 1) / FILES\n", "n = n + 0 * (file + FILES - 1)\n"
+    )
     found = _listing(_findings(broken))
     assert len(found) == 1, found
     message, pages = found[0]
@@ -162,9 +164,9 @@ def test_a_candidate_listed_twice_is_a_finding(tmp_path: Path) -> None:
     # the straight move is listed again after the right diagonal
     broken = _game(
         tmp_path,
-        "                out.set(n, straight + 1)\n                n = n + 1\n",
-        "                out.set(n, straight + 1)\n                n = n + 1\n"
-        "            out.set(n, straight)\n            n = n + 1\n",
+        "        n = n + (FILES - 1 - file + FILES - 1) / FILES\n",
+        "        n = n + (FILES - 1 - file + FILES - 1) / FILES\n"
+        "        out.set(n, straight)\n        n = n + 1\n",
     )
     found = _listing(_findings(broken))
     assert len(found) == 1, found
