@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import rulebook2game
+from rulebook2game.check.fuzz import FuzzConfig, Fuzzer
 from rulebook2game.check.native import native_candidates, native_chooser, native_order
 from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
 from rulebook2game.targets.base import PlayoutRng, compile_and_start
@@ -180,3 +181,34 @@ def test_a_candidate_outside_the_table_is_a_fault_of_the_game(tmp_path: Path) ->
     broken = _game(tmp_path, "out.set(n, straight)\n", "out.set(n, straight + 5000)\n")
     found = _findings(broken)
     assert any("r2g_move_candidates wrote" in message for _, message, _ in found), found
+
+
+@pytest.mark.slow
+def test_a_dead_batch_is_replayed_through_the_candidates(tmp_path: Path) -> None:
+    # the move code aborts when black reaches c3: the native batch dies, and the
+    # fuzzer replays its draws step by step to a crash finding (that the replay plays
+    # the batch's very games is the next test's)
+    root = _game(tmp_path)
+    turn = root / "pages" / "turn.rl"
+    text = turn.read_text()
+    old = "        board.set(from_file, from_rank, EMPTY)\n"
+    assert text.count(old) == 1
+    boom = '        assert(current != 0 or to_rank != 3 or to_file != 2, "boom: black on c3")\n'
+    turn.write_text(text.replace(old, old + boom))
+    report = run_check(open_workspace(root), (compile_stage, fuzz_stage), options=OPTIONS)
+    crashes = [f for f in report.findings if "boom: black on c3" in f.message]
+    assert len(crashes) == 1, [f.message for f in report.findings]
+    assert "did not recur" not in crashes[0].message
+    assert crashes[0].actions and crashes[0].actions[-1].endswith("to_sq=18)")
+
+
+@pytest.mark.slow
+def test_the_fuzzers_step_by_step_replay_plays_the_batchs_games(tmp_path: Path) -> None:
+    # what the fuzzer does with a dead batch (``_locate_fault``), on a live one
+    with _engine(_game(tmp_path), optimized=False) as engine:
+        batch = engine.playouts(SEED, 4, 2000, record=True)
+        fuzzer = Fuzzer(engine, FuzzConfig(seed=SEED))
+        choose = native_chooser(engine, SEED)
+        for played in batch:
+            game = fuzzer._python_game(choose, native=True)
+            assert game is not None and game.actions == played.actions
