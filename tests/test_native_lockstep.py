@@ -13,7 +13,10 @@ game, on every corpus game of both targets:
   two points as a mixed point, where the whole table is drawn from). A game that
   lists its moves (the rbg target's, and ``breakthrough_squares``) draws once among
   the listed moves; its list is compared with the legal set found by testing the
-  whole table at every step.
+  whole table at every step. A game that lists candidate moves
+  (``breakthrough_candidates``) draws among its candidates, which the replay reads
+  from the checked build at every step; the legal candidates are compared with the
+  whole table's legal set the same way.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook2game.check.native import native_chooser, native_order
+from rulebook2game.check.native import native_candidates, native_chooser, native_order
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.targets.rl.engine import RlEngine
@@ -37,6 +40,10 @@ SOURCES = {
 }
 # A game whose pages list its moves (r2g_moves) over a 4096-entry table.
 SOURCES["breakthrough_squares"] = Path(__file__).parent / "data" / "games" / "breakthrough_squares"
+# A game whose pages list candidate moves (r2g_move_candidates) over the same table.
+SOURCES["breakthrough_candidates"] = (
+    Path(__file__).parent / "data" / "games" / "breakthrough_candidates"
+)
 GAMES = list(SOURCES)
 SEED = 20261125
 COUNT = 6
@@ -94,9 +101,15 @@ def test_optimized_loop_agrees_with_the_checked_build(corpus: Path, game: str) -
                     listed = checked.legal_indices(state)
                     assert listed == checked.table_legal_indices(state)
                     assert sorted(checked.listed_indices(state)) == list(listed)
+                candidates = native_candidates(checked, state)
+                if checked.lists_candidates:
+                    # the legal candidates are what the table allows, each listed once
+                    assert candidates is not None
+                    assert len(set(candidates)) == len(candidates)
+                    assert checked.legal_indices(state) == checked.table_legal_indices(state)
                 legal = checked.legal_actions(state) or [
                     a for a, _ in checked.chance_outcomes(state)
                 ]
-                actions.append(choose(native_order(checked, state, legal)))
+                actions.append(choose(native_order(checked, state, legal), candidates))
                 state = checked.apply(state, actions[-1])
             assert tuple(actions) == game_played.actions

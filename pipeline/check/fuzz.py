@@ -45,6 +45,7 @@ from rulebook2game.check.native import (
     MoveLists,
     NativePlayouts,
     derived_seed,
+    native_candidates,
     native_chooser,
     native_order,
 )
@@ -238,7 +239,10 @@ class Fuzzer:
                     legal = native_order(self.engine, state, legal)
                 if not legal:
                     return Game(len(actions), "stuck", (), tuple(actions))
-                actions.append(choose(legal))
+                if native:
+                    actions.append(choose(legal, native_candidates(self.engine, state)))
+                else:
+                    actions.append(choose(legal))
                 state = self.engine.apply(state, actions[-1])
             return Game(len(actions), "terminal", tuple(self.engine.returns(state)), tuple(actions))
         except (EngineFault, IllegalActionError) as exc:
@@ -303,7 +307,8 @@ class Fuzzer:
             self._declared_actions(game)
 
     def _stuck(self, game: Game) -> None:
-        if isinstance(self.engine, MoveLists) and self.engine.lists_moves:
+        engine = self.engine
+        if isinstance(engine, MoveLists) and (engine.lists_moves or engine.lists_candidates):
             # a list that leaves out every legal move looks like a stuck game
             last = self.engine.initial()
             for action in game.actions:
@@ -491,15 +496,26 @@ class Fuzzer:
         return False
 
     def _listing_problem(self, state: Any) -> str | None:
-        """How the pages' list of legal moves (``r2g_moves``) differs from the table's."""
+        """How the pages' list of legal moves (``r2g_moves``), or the legal actions among
+        their candidate moves (``r2g_move_candidates``), differs from the table's."""
         engine = self.engine
-        if not isinstance(engine, MoveLists) or not engine.lists_moves:
+        if not isinstance(engine, MoveLists):
             return None
+        if engine.lists_moves:
+            hook = "r2g_moves"
+        elif engine.lists_candidates:
+            hook = "r2g_move_candidates"
+        else:
+            return None
+        texts = engine.action_texts
+        candidates = engine.candidate_indices(state) if hook == "r2g_move_candidates" else None
+        if candidates is not None and len(set(candidates)) != len(candidates):
+            twice = sorted({texts[i] for i in candidates if candidates.count(i) > 1})
+            return f"invariant moves_listed broken: {hook} lists {', '.join(twice[:5])} twice"
         listed = tuple(engine.legal_indices(state))
         tested = tuple(engine.table_legal_indices(state))
         if listed == tested:
             return None
-        texts = engine.action_texts
         missing = [texts[i] for i in tested if i not in listed]
         extra = [texts[i] for i in listed if i not in tested]
         parts = []
@@ -509,7 +525,7 @@ class Fuzzer:
             parts.append(f"lists {', '.join(extra[:5])}, which the table does not allow")
         if not parts:
             parts.append("lists a legal move more than once")
-        return f"invariant moves_listed broken: r2g_moves {'; '.join(parts)}"
+        return f"invariant moves_listed broken: {hook} {'; '.join(parts)}"
 
     def _listed_moves(self, state: Any, prefix: Sequence[str]) -> bool:
         """The pages' move list equals the legal set from testing the table; report and
@@ -528,7 +544,8 @@ class Fuzzer:
         for action in actions:
             last = self.engine.apply(last, action)
         problem = self._listing_problem(last) or problem
-        finding = self._finding(fk.INVARIANT, problem, actions, functions=("r2g_moves",))
+        hook = "r2g_moves" if getattr(self.engine, "lists_moves", False) else "r2g_move_candidates"
+        finding = self._finding(fk.INVARIANT, problem, actions, functions=(hook,))
         self._add(finding, "moves_listed")
         return False
 

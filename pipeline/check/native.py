@@ -7,7 +7,8 @@ The native loop (``r2g_playouts`` in ``targets/rl/runtime/r2g_runtime.rl``) seed
 splitmix64 generator once per batch and, at every step, picks an action as
 :meth:`NativeRng.pick` does (random draws among the actions that can follow the
 point where the game is suspended, until one is legal; one draw among the listed
-moves when the game lists them). When a batch dies (an abort or a
+moves when the game lists them; draws among the pages' candidate moves when the game
+lists candidates). When a batch dies (an abort or a
 hang of generated code) its records are lost; replaying the same choices step by
 step through the engine protocol finds the exact action sequence that triggers
 the fault.
@@ -16,7 +17,7 @@ the fault.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from rulebook2game.targets.base import PlayoutRng as NativeRng
@@ -24,9 +25,11 @@ from rulebook2game.targets.base import PlayoutRng as NativeRng
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "MoveLists",
+    "NativeChooser",
     "NativePlayouts",
     "NativeRng",
     "derived_seed",
+    "native_candidates",
     "native_chooser",
     "native_order",
 ]
@@ -72,9 +75,23 @@ class MoveLists(Protocol):
         order when the game does not list its moves): the native loop's draw order."""
         ...
 
+    lists_candidates: bool
+    """Whether the game lists candidate moves (the native loop then draws among them)."""
+
+    def candidate_indices(self, state: Any) -> tuple[int, ...] | None:
+        """The candidate moves by table index, in the pages' order (``None`` when the
+        game lists none, or at a terminal state)."""
+        ...
+
     def table_legal_indices(self, state: Any) -> tuple[int, ...]:
         """The legal actions found by testing every table entry."""
         ...
+
+
+class NativeChooser(Protocol):
+    """The native loop's choice at one step (:func:`native_chooser`)."""
+
+    def __call__(self, legal: list[str], candidates: Sequence[int] | None = None) -> str: ...
 
 
 def derived_seed(seed: int, purpose: str, index: int) -> int:
@@ -94,12 +111,22 @@ def native_order(engine: object, state: Any, legal: Sequence[str]) -> list[str]:
     return sorted(legal, key=order.__getitem__)
 
 
-def native_chooser(engine: NativePlayouts, seed: int) -> Callable[[list[str]], str]:
+def native_candidates(engine: object, state: Any) -> tuple[int, ...] | None:
+    """The candidate moves the native loop draws among at ``state`` (table indices, in
+    the pages' order) when the game lists candidates (``r2g_move_candidates``), else
+    ``None``."""
+    if isinstance(engine, MoveLists) and engine.lists_candidates:
+        return engine.candidate_indices(state)
+    return None
+
+
+def native_chooser(engine: NativePlayouts, seed: int) -> NativeChooser:
     """The native loop's choices for a batch seeded ``seed``, one call per step.
 
     Each call gets the legal actions (chance outcomes at a chance node) in the order
-    the native loop draws from (:func:`native_order`) and returns the one the native
-    loop takes there.
+    the native loop draws from (:func:`native_order`) and, for a game that lists
+    candidate moves, the state's candidates (:func:`native_candidates`), and returns
+    the one the native loop takes there.
     """
     texts = engine.action_texts
     points: tuple[int, ...] = getattr(engine, "action_points", ())
@@ -107,8 +134,9 @@ def native_chooser(engine: NativePlayouts, seed: int) -> Callable[[list[str]], s
     order = {text: i for i, text in enumerate(texts)}
     rng = NativeRng(seed)
 
-    def choose(legal: list[str]) -> str:
-        index = rng.pick(len(texts), [order[text] for text in legal], points, listed=listed)
+    def choose(legal: list[str], candidates: Sequence[int] | None = None) -> str:
+        indices = [order[text] for text in legal]
+        index = rng.pick(len(texts), indices, points, listed=listed, candidates=candidates)
         if index is None:
             raise ValueError("no legal action to choose from")
         return texts[index]

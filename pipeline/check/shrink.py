@@ -319,13 +319,15 @@ def trace_of(
     """Record ``actions`` through ``engine`` as a trace with legal sets and chance outcomes.
 
     Stops early (keeping what was recorded) if an action is not legal or the engine
-    faults, so a crash counterexample still yields the steps before the crash.
+    faults, so a crash counterexample still yields the steps before the crash (none
+    when the first state faults).
     """
     steps: list[TraceStep] = []
-    state = engine.initial()
     terminal = False
     returns: tuple[float, ...] | None = None
     try:
+        # inside the guard: a game whose first state faults gets an empty trace
+        state = engine.initial()
         for t, action in enumerate(actions):
             player = engine.current_player(state)
             if player == CHANCE:

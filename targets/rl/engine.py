@@ -128,6 +128,10 @@ class RlEngine:
         self.lists_moves: bool = self._worker.lists_moves
         """Whether the pages list their legal moves (``r2g_moves``, reference.md): the
         native loop then draws one listed move per step (see ``PlayoutRng.pick``)."""
+        self.lists_candidates: bool = self._worker.lists_candidates
+        """Whether the pages list candidate moves (``r2g_move_candidates``, reference.md):
+        the native loop then draws among them (see ``PlayoutRng.pick``), and legal
+        actions are the candidates that pass their test."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players
         self._tensor_size: int | None = None
@@ -288,11 +292,18 @@ class RlEngine:
         listed = state._info.listed
         return state._info.legal if listed is None else listed
 
+    def candidate_indices(self, state: RlState) -> tuple[int, ...] | None:
+        """The candidate moves the pages list (:attr:`lists_candidates`), as indices in
+        their order (the native loop draws among them); ``None`` for a game that lists
+        no candidates, or a terminal state."""
+        return state._info.candidates
+
     def table_legal_indices(self, state: RlState) -> tuple[int, ...]:
         """The legal actions found by testing every entry of the table, in table order.
 
         The same as :meth:`legal_indices` unless the pages list their moves
-        (:attr:`lists_moves`) and the list is wrong.
+        (:attr:`lists_moves`) or candidate moves (:attr:`lists_candidates`) and the
+        list is wrong.
         """
         handle = self._handle(state)
         return tuple(

@@ -19,6 +19,11 @@ greeting: ``lists_moves``) skips 1-3: the loop takes ``listed[below(len(listed))
 with the indices in the order the pages list them (the engine reports that order:
 ``RlEngine.listed_indices``), one draw per step.
 
+A game that lists candidate moves (``r2g_move_candidates``, greeting:
+``lists_candidates``) replaces the candidates of 1 with its own list, in the pages'
+order (``RlEngine.candidate_indices``): 2-4 then draw among them, and the legal actions
+of 3 are the legal candidates in that order.
+
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through
 ``action_texts``), a :class:`PlayoutRng` makes the same choices: the point of a state
@@ -67,13 +72,15 @@ class PlayoutRng:
         points: Sequence[int] = (),
         *,
         listed: bool = False,
+        candidates: Sequence[int] | None = None,
     ) -> int | None:
         """The action index the loop takes, given the table size and the legal indices.
 
         ``legal`` holds table indices; ``points`` is the resumption point of every
         table entry (empty: every entry is a candidate); ``listed``: the game lists its
         moves, so the loop draws once among them, and ``legal`` must be in the order the
-        pages list them. ``None`` when nothing is legal.
+        pages list them; ``candidates``: the game lists candidate moves, these (in the
+        pages' order), and the loop draws among them. ``None`` when nothing is legal.
 
         """
         if size == 0 or not legal:
@@ -81,12 +88,18 @@ class PlayoutRng:
         if listed:
             return legal[self.below(len(legal))]
         allowed = set(legal)
-        candidates = self._candidates(size, legal, points)
-        for _ in range(len(candidates) // 4 + 8):
-            candidate = candidates[self.below(len(candidates))]
+        if candidates is not None:
+            drawn = list(candidates)
+            ordered = [c for c in drawn if c in allowed]
+            if not ordered:
+                return None
+        else:
+            drawn = self._candidates(size, legal, points)
+            ordered = sorted(allowed)
+        for _ in range(len(drawn) // 4 + 8):
+            candidate = drawn[self.below(len(drawn))]
             if candidate in allowed:
                 return candidate
-        ordered = sorted(allowed)
         return ordered[self.below(len(ordered))]
 
     def _candidates(self, size: int, legal: Sequence[int], points: Sequence[int]) -> list[int]:

@@ -9,7 +9,8 @@ deadline (enforced here), and turns a worker that dies or stops answering into a
 =========  ==============================================================
 kind       when
 =========  ==============================================================
-abort      SIGABRT: a violated precondition, bound or ``assert`` (checked build)
+abort      SIGABRT: a violated precondition, bound or ``assert`` (checked build),
+           or a candidate list out of the action table (``r2g_move_candidates``)
 crash      any other signal or exit (segmentation fault, ...)
 hang       the CPU budget or the wall-clock deadline ran out
 oom        the memory limit was reached
@@ -85,6 +86,10 @@ class StateInfo:
     listed: tuple[int, ...] | None = None
     """A game that lists its moves (``r2g_moves``): the legal actions in the order the
     pages list them (the order the native loop draws from), when it is not ``legal``'s."""
+    candidates: tuple[int, ...] | None = None
+    """A game that lists candidate moves (``r2g_move_candidates``): the candidates of a
+    state that is not terminal, in the pages' order (the native loop draws among them);
+    ``legal`` is then the candidates that pass their test."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +189,9 @@ class RlWorker:
         self.lists_moves: bool = bool(hello.get("lists_moves", False))
         """Whether the game lists its legal moves (``r2g_moves``): the native loop then
         draws among the listed moves directly."""
+        self.lists_candidates: bool = bool(hello.get("lists_candidates", False))
+        """Whether the game lists candidate moves (``r2g_move_candidates``): the native
+        loop then draws among them, and every state reports them (``candidates``)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -493,7 +501,7 @@ def _shutdown(proc: subprocess.Popen[bytes]) -> None:
 
 def _info(reply: dict[str, Any]) -> StateInfo:
     returns, weights = reply.get("returns"), reply.get("weights")
-    listed = reply.get("listed")
+    listed, candidates = reply.get("listed"), reply.get("candidates")
     return StateInfo(
         handle=int(reply["h"]),
         player=int(reply["player"]),
@@ -503,6 +511,7 @@ def _info(reply: dict[str, Any]) -> StateInfo:
         weights=None if weights is None else tuple(int(x) for x in weights),
         log=tuple(str(x) for x in reply.get("log", ())),
         listed=None if listed is None else tuple(int(i) for i in listed),
+        candidates=None if candidates is None else tuple(int(i) for i in candidates),
     )
 
 

@@ -41,6 +41,12 @@ class RequestError(Exception):
     """A request the worker cannot serve (unknown handle, bad arguments)."""
 
 
+class GameFault(Exception):
+    """The game's own code broke the runtime's contract (a candidate list out of the
+    action table): answered as a fault of kind ``abort``, as a failed bound check would
+    be, and the worker ends."""
+
+
 _ACTION_TEXT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\{(.*)\})?\s*$", re.DOTALL)
 
 Odds = dict[int, tuple[Callable[..., Any], tuple[int, ...]]]
@@ -146,6 +152,8 @@ class LoadedGame:
         self._table_legal = self._fn("r2g_table_legal")
         self._listed = self._fn("r2g_listed")
         self.lists_moves = bool(self._fn("r2g_lists_moves")())
+        self._candidate_list = self._fn("r2g_candidate_list")
+        self.lists_candidates = bool(self._fn("r2g_lists_candidates")())
         self._apply = self._fn("r2g_apply")
         self._copy = self._fn("r2g_copy")
         self._buffer = self._fn("r2g_byte_buffer")
@@ -197,6 +205,9 @@ class LoadedGame:
             if listed != out["legal"]:
                 out["listed"] = listed
         else:
+            if self.lists_candidates:
+                # the native loop draws among the candidates, in their order
+                out["candidates"] = self.candidates(game)
             out["legal"] = _int_list(self._legal(game, self.all, self._whole))
         if terminal:
             out["returns"] = self.returns(game)
@@ -206,6 +217,24 @@ class LoadedGame:
         if lines:
             out["log"] = lines
         return out
+
+    def candidates(self, game: Any) -> list[int]:
+        """The game's candidate moves (``r2g_move_candidates``) in its order; a count or
+        an index out of the action table is a fault of the game (:class:`GameFault`)."""
+        listed = _int_list(self._candidate_list(game, self.all))
+        size = len(self.texts)
+        if not listed or not 0 <= listed[-1] <= size or len(listed) != listed[-1] + 1:
+            count = listed[-1] if listed else None
+            raise GameFault(
+                f"r2g_move_candidates returned {count}, not a count of 0 to {size} candidates"
+            )
+        wrong = [i for i in listed[:-1] if not 0 <= i < size]
+        if wrong:
+            raise GameFault(
+                f"r2g_move_candidates wrote {wrong[0]}, not an index of the action table "
+                f"(0 to {size - 1})"
+            )
+        return listed[:-1]
 
     def returns(self, game: Any) -> list[float]:
         return [float(self.m.score(game, p)) for p in range(self.players)]
@@ -446,6 +475,9 @@ def _serve(game: LoadedGame, out: BinaryIO) -> int:
         except MemoryError:
             _send(out, {"ok": False, "fault": "oom", "message": "out of memory"})
             return 4
+        except GameFault as exc:
+            _send(out, {"ok": False, "fault": "abort", "message": str(exc)})
+            return 5
         except (RequestError, ValueError, TypeError, KeyError) as exc:
             reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         _send(out, reply)
@@ -473,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
             "actions": game.texts,
             "points": game.points,
             "lists_moves": game.lists_moves,
+            "lists_candidates": game.lists_candidates,
         },
     )
     return _serve(game, out)

@@ -43,6 +43,8 @@ fun r2g_instantiate():
     r2g_table_legal(g, all)
     r2g_listed(g, all, candidates)
     r2g_lists_moves()
+    r2g_lists_candidates()
+    r2g_candidate_list(g, all)
     r2g_apply(g, all, 0)
     let out : Vector<Int>
     let returns : Vector<Float>
@@ -75,6 +77,18 @@ fun r2g_instantiate():
 trait<T> R2GMoveLister:
     fun r2g_moves(T g, Vector<Int> out) -> Int
 
+# A game with a big action table may instead list CANDIDATE moves (see reference.md,
+# "Listing candidate moves"): `fun r2g_move_candidates(Game g, Vector<Int> out) -> Int`
+# writes table indices to out[0..n) (`out` has room for every action) and returns n:
+# each index at most once, and every legal action of `g` among them (a superset: an
+# illegal candidate is allowed, a missing legal one is not). The playout loop draws
+# among the candidates and tests the drawn one (`r2g_pick_candidates`); in-process
+# stepping and the worker test only the candidates (`r2g_candidates_legal`). The check
+# compares what the candidates give with testing the whole table (`r2g_table_legal`).
+# A game that lists its legal moves too (`R2GMoveLister`) uses its list.
+trait<T> R2GMoveCandidates:
+    fun r2g_move_candidates(T g, Vector<Int> out) -> Int
+
 # Whether the game lists its own legal actions (the worker tells the engine, so that
 # the native loop's choices can be replayed: playout_rng.py). Starts no game: a game
 # that fails at its start must fail at the engine's first request, not at loading.
@@ -85,6 +99,59 @@ fun r2g_lists_moves() -> Bool:
         listed = true
     return listed
 
+# Whether the game lists candidate moves (and not its legal moves): the worker tells
+# the engine, so that the loop's draws among the candidates can be replayed.
+fun r2g_lists_candidates() -> Bool:
+    let g : Game
+    let candidates = false
+    if g is R2GMoveLister:
+        return false
+    if g is R2GMoveCandidates:
+        candidates = true
+    return candidates
+
+# The game's candidate list, as `r2g_move_candidates` wrote it, followed by the count
+# it returned: [c_0, ..., c_(n-1), n]; only [n] when n is not in 0..all.size() (the
+# worker reports a list out of range as a fault of the game). Empty for a game that
+# lists no candidates.
+fun<T> r2g_candidate_list(Game g, Vector<T> all) -> Vector<Int>:
+    let out : Vector<Int>
+    if g is R2GMoveCandidates:
+        out.resize(all.size())
+        let n = g.r2g_move_candidates(out)
+        if n < 0 or n > all.size():
+            out.resize(0)
+        else:
+            out.resize(n)
+        out.append(n)
+    return out
+
+# The legal actions among the game's candidates, written to out[offset ..] ascending
+# (a candidate listed twice is written twice: the check reports it); their number, or
+# -1 for a game that lists no candidates (or lists its legal moves). `c.legal` holds
+# the candidates meanwhile; a count or an index out of the table is left out (the
+# worker reports it as a fault).
+fun<T> r2g_candidates_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> out, Int offset) -> Int:
+    if g is R2GMoveLister:
+        return -1
+    if g is R2GMoveCandidates:
+        let size = all.size()
+        let m = g.r2g_move_candidates(c.legal)
+        if m < 0 or m > size:
+            return 0
+        let n = 0
+        let k = 0
+        while k != m:
+            let candidate = c.legal.get(k)
+            if candidate >= 0 and candidate < size:
+                if r2g_can(g, all.get(candidate)):
+                    out.set(offset + n, candidate)
+                    n = n + 1
+            k = k + 1
+        r2g_sort_range(out, offset, n)
+        return n
+    return -1
+
 fun<T> r2g_can(Game g, T action) -> Bool:
     if action is ApplicableTo<Game>:
         return can apply(action, g)
@@ -92,11 +159,15 @@ fun<T> r2g_can(Game g, T action) -> Bool:
 
 # v[0..n) sorted ascending (insertion sort: lists of legal moves are short).
 fun r2g_sort(Vector<Int> v, Int n):
-    let i = 1
-    while i < n:
+    r2g_sort_range(v, 0, n)
+
+# v[offset..offset + n) sorted ascending.
+fun r2g_sort_range(Vector<Int> v, Int offset, Int n):
+    let i = offset + 1
+    while i < offset + n:
         let value = v.get(i)
         let j = i
-        while j > 0 and v.get(j - 1) > value:
+        while j > offset and v.get(j - 1) > value:
             v.set(j, v.get(j - 1))
             j = j - 1
         v.set(j, value)
@@ -122,9 +193,13 @@ fun<T> r2g_legal(Game g, Vector<T> all, R2GCandidates c) -> Vector<Int>:
 # tested (rlc's `can` is false at every other point, and a group is in table order),
 # or the whole table when `c` has no map, the point has no entries (a mixed point) or
 # is beyond the map: the same choice as `r2g_pick`, so the same list as testing every
-# entry.
+# entry. A game that lists candidate moves: only its candidates are tested
+# (`r2g_candidates_legal`).
 fun<T> r2g_point_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> out, Int offset) -> Int:
-    let n = 0
+    let n = r2g_candidates_legal(g, all, c, out, offset)
+    if n >= 0:
+        return n
+    n = 0
     let point = g.resume_index
     if point >= 0 and point < c.groups:
         let m = c.sizes[point]
@@ -347,6 +422,9 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
         return -1
     if listed > 0:
         return c.legal.get(rng.below(listed))
+    let drawn = r2g_pick_candidates(g, all, c, rng)
+    if drawn != -2:
+        return drawn
     let start = c.all_begin
     let m = c.all_size
     let contiguous = c.all_contiguous
@@ -394,6 +472,45 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
         rng.state = saved
         return -1
     return c.legal.get(rng.below(n))
+
+# `r2g_pick` for a game that lists candidate moves (-2 for any other game): up to
+# m / 4 + 8 draws among its m candidates, in the order the pages list them, taking the
+# first legal one drawn (every legal action is a candidate exactly once, so each is
+# equally likely); when every draw misses, the candidates are scanned in that order
+# and one of the legal ones is drawn. With nothing legal (or a count out of the
+# table) the generator is left as it was and the result is -1. A candidate outside
+# the table is never taken (the worker reports it as a fault of the game).
+fun<T> r2g_pick_candidates(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
+    if g is R2GMoveLister:
+        return -2
+    if g is R2GMoveCandidates:
+        let size = all.size()
+        let m = g.r2g_move_candidates(c.legal)
+        if m <= 0 or m > size:
+            return -1
+        let saved = rng.state
+        let tries = m / 4 + 8
+        while tries != 0:
+            let candidate = c.legal.get(rng.below(m))
+            if candidate >= 0 and candidate < size:
+                if r2g_can(g, all.get(candidate)):
+                    return candidate
+            tries = tries - 1
+        # the legal candidates, moved to the front in listed order
+        let n = 0
+        let k = 0
+        while k != m:
+            let candidate = c.legal.get(k)
+            if candidate >= 0 and candidate < size:
+                if r2g_can(g, all.get(candidate)):
+                    c.legal.set(n, candidate)
+                    n = n + 1
+            k = k + 1
+        if n == 0:
+            rng.state = saved
+            return -1
+        return c.legal.get(rng.below(n))
+    return -2
 
 fun r2g_float_buffer(Int size) -> Vector<Float>:
     let out : Vector<Float>
