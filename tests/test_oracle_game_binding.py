@@ -104,3 +104,14 @@ def test_a_python_engine_of_the_user_is_registered_from_the_game_directory(
     engine = load_oracle("openspiel:r2g_test_user_ttt", reversi)
     assert len(engine.legal_actions(engine.initial())) == 9
     assert "mark(row=1, col=1)" in engine.legal_actions(engine.initial())
+
+
+def test_a_list_of_names_maps_a_square_to_its_number() -> None:
+    # breakthrough_candidates numbers squares a1 = 0 ... h8 = 63: "b2a3" is square 9 to 16,
+    # through a list of names (one symbol per position cannot name a two-letter square).
+    engine = load_oracle("openspiel:breakthrough", REVERSI.parent / "breakthrough_candidates")
+    start = engine.initial()
+    moves = engine.legal_actions(start)
+    # OpenSpiel's breakthrough starts with Black on ranks 7 and 8, moving down.
+    assert "move(from_sq=48, to_sq=40)" in moves and "move(from_sq=49, to_sq=40)" in moves
+    assert len(moves) == 22 and all(m.startswith("move(from_sq=") for m in moves)

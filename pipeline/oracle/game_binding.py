@@ -17,12 +17,19 @@ texts kept in the game directory, as data::
     convert = { col = { index = "abcdefgh", offset = 1 } }
 
     [[rules]]
+    template = "jump(from_sq={a}, to_sq={b})"
+    pattern = "(?P<a>[a-h][1-8])x(?P<b>[a-h][1-8])"
+    convert = { a = { index = ["a1", "b1", ...] }, b = { index = ["a1", "b1", ...] } }
+                                        # (the 64 names written out: a1 is 0, h8 is 63)
+
+    [[rules]]
     template = "pass()"
     pattern = "pass"
     chance = false
 
 ``game.toml`` then says ``oracle = "openspiel:othello"``. A group is turned into a value
-by ``convert``: ``{ index = "SYMBOLS" }`` is the group's position in SYMBOLS, ``offset``
+by ``convert``: ``{ index = "SYMBOLS" }`` is the group's position in SYMBOLS (or in a
+list of names: ``{ index = ["a1", "b1", ...] }``, the list written out), ``offset``
 is added to that position or to the group's integer; without ``convert`` a group of
 digits is an integer and anything else stays text. ``{id}`` in a template is
 OpenSpiel's action id. Seats and returns pass through unchanged.
@@ -55,8 +62,10 @@ class _Model(BaseModel):
 class ConvertSpec(_Model):
     """How a matched group becomes a value."""
 
-    index: str | None = None
-    """The group's position in this string of symbols (``"abcdefgh"``: ``c`` is 2)."""
+    index: str | list[str] | None = None
+    """The group's position in this string of symbols (``"abcdefgh"``: ``c`` is 2), or in
+    this list of names, for groups longer than one symbol (``["a1", "b1", ...]``: a
+    square's number)."""
     offset: int = 0
     """Added to the position, or to the group's integer value."""
 
