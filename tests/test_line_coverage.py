@@ -337,3 +337,20 @@ def test_the_checks_ask_returns_of_a_live_game_so_its_not_finished_branch_runs(
     with probe:
         ran = executed_by_checks(probe, ws, seed=0, fuzz=4, max_steps=300, batch_timeout=30.0)
     assert ("pages/win.rl", 12) in ran
+
+
+@pytest.mark.slow
+def test_a_precondition_s_refusals_run_when_the_fuzz_stage_tests_the_whole_table(
+    tmp_path: Path,
+) -> None:
+    # The game lists candidate moves (its own pieces' forward squares), so no legal-move
+    # query ever tests a square it does not hold (turn.rl:12) or a file two away
+    # (turn.rl:20); the fuzz stage's comparison with the whole table's test does.
+    ws = _copy(ROOT / "tests" / "data" / "games" / "breakthrough_candidates", tmp_path / "bt")
+    turn = ws.pages_dir.joinpath("turn.rl").read_text().split("\n")
+    assert turn[11].strip() == turn[19].strip() == "return false"
+    probe = start_line_probe(ws, "rl", "breakthrough_candidates")
+    assert not isinstance(probe, str), probe
+    with probe:
+        ran = executed_by_checks(probe, ws, seed=0, fuzz=4, max_steps=300, batch_timeout=30.0)
+    assert {("pages/turn.rl", 12), ("pages/turn.rl", 20)} <= ran

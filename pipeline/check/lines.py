@@ -123,7 +123,9 @@ def step_through(
 
 
 def _ask(engine: Engine[Any], state: Any) -> None:
-    """What a check asks of a state: its player and offers, and its returns.
+    """What a check asks of a state: its player and offers (and, of a game that lists
+    its moves or candidates, the whole table's test the fuzz stage compares them with),
+    and its returns.
 
     Returns are asked of live states too (the engine contract allows it: OpenSpiel
     answers zeros), so a score function's not-finished branch runs; a fault there is
@@ -135,6 +137,10 @@ def _ask(engine: Engine[Any], state: Any) -> None:
         engine.chance_outcomes(state)
     else:
         engine.legal_actions(state)
+    if getattr(engine, "lists_moves", False) or getattr(engine, "lists_candidates", False):
+        # The fuzz stage holds a game's own list of moves to a test of every table
+        # entry, which runs each precondition whole (its refusals included).
+        engine.table_legal_indices(state)
     with contextlib.suppress(Rulebook2GameError):
         engine.returns(state)
 
