@@ -140,7 +140,7 @@ def _ask(engine: Engine[Any], state: Any) -> None:
     if getattr(engine, "lists_moves", False) or getattr(engine, "lists_candidates", False):
         # The fuzz stage holds a game's own list of moves to a test of every table
         # entry, which runs each precondition whole (its refusals included).
-        engine.table_legal_indices(state)
+        getattr(engine, "table_legal_indices")(state)  # noqa: B009 (RlEngine only)
     with contextlib.suppress(Rulebook2GameError):
         engine.returns(state)
 
