@@ -403,6 +403,7 @@ class _Lowering:
             o.line("")
         delta = self.displacement(aut, cycle)
         back = f"p - {delta}" if delta >= 0 else f"p + {-delta}"
+        last_only = self.maximal(aut, cycle, groups["a"])
         o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
         o.line("    let p = pos")
 
@@ -432,7 +433,11 @@ class _Lowering:
                 o.line(f"        if !({self.on_test(step.pieces, f't{k}')}):")
                 o.line("            break")
         o.line("        p = n")
-        if groups["a"]:
+        if last_only:
+            # `X* {! X}`: the walk stopped where X fails, and X held on every square
+            # before it, so {! X} holds at the last square only
+            run("a", "    ")
+        elif groups["a"]:
             o.line("    while true:")
             run("a", "        ")
             o.line("        if p == pos:")
@@ -440,6 +445,30 @@ class _Lowering:
             o.line(f"        p = {back}")
         o.line("    return false" if pattern else "    return")
         o.line("")
+
+    def maximal(self, aut: Automaton, cycle: list[int], after: list[int]) -> bool:
+        """Whether the only transition after a walk along ``cycle`` is ``{! X}`` where X
+        is the cycle's own chain of shifts and tests (``up* {! up}``, ``(down {e})*
+        {! down {e}}``): the walk went on from every square where X holds, so the
+        pattern holds on its last square alone, and the walk back can stay there."""
+        if len(after) != 1:
+            return False
+        a = aut.actions[after[0] - 1]
+        if a.kind != "pattern" or a.positive:
+            return False
+        chain = self.chain(aut.patterns[after[0]])
+        if chain is None or len(chain) != len(cycle):
+            return False
+        dirs = self.d.board.directions
+        for j, b in zip(cycle, chain, strict=True):
+            c = aut.actions[j - 1]
+            if c.kind != b.kind:
+                return False
+            if c.kind == "shift" and dirs[c.name] != dirs[b.name]:
+                return False
+            if c.kind == "on" and c.pieces != b.pieces:
+                return False
+        return True
 
     def transition(
         self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
@@ -571,21 +600,30 @@ class _Lowering:
             o.line("")
             done += 1
 
-    def straight(self, aut: Automaton, k: int) -> bool:
-        """Write pattern ``k`` as straight tests when it is one chain of shifts, ons and
-        comparisons (``{! up}``, ``{? down {e}}``): no search, no context. False otherwise."""
+    @staticmethod
+    def chain(aut: Automaton) -> list[Action] | None:
+        """The actions of ``aut`` when it is one chain of shifts, ons and comparisons
+        (``up``, ``down {e}``); None otherwise."""
         chain: list[Action] = []
         q = 0
         while q not in aut.accepting:
             if len(aut.follow[q]) != 1:
-                return False
+                return None
             q = aut.follow[q][0]
             a = aut.actions[q - 1]
             if a.kind not in ("shift", "on", "compare") or len(chain) >= len(aut.actions):
-                return False
+                return None
             chain.append(a)
         if any(aut.follow[j] for j in range(1, aut.size) if j in aut.accepting):
-            return False  # an accepting state that goes on: not a plain chain
+            return None  # an accepting state that goes on: not a plain chain
+        return chain
+
+    def straight(self, aut: Automaton, k: int) -> bool:
+        """Write pattern ``k`` as straight tests when it is one chain of shifts, ons and
+        comparisons (``{! up}``, ``{? down {e}}``): no search, no context. False otherwise."""
+        chain = self.chain(aut)
+        if chain is None:
+            return False
         o = self.o
         span = chain[0].at if chain else self.rules_at
         o.line(f"fun r2gb_pattern{k}(R2gbState g, Int start) -> Bool:", self.at(span))
