@@ -98,7 +98,7 @@ class _Lowering:
         self.cached: set[int] = set()
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
-        self.keeper_only = self._keeper_only()
+        self.keeper_only, self.player_only = self._searched_for()
         self.counted = False
         """Some expression counts pieces: every off keeps ``g.counts`` up to date (else
         the counts are left at their start values, read by nothing)."""
@@ -149,9 +149,11 @@ class _Lowering:
         else:
             self.o.line(f"{indent}g.moves.{field}[{index}] = {value}")
 
-    def _keeper_only(self) -> frozenset[int]:
+    def _searched_for(self) -> tuple[frozenset[int], frozenset[int]]:
         """States of the rules searched only for the keeper (reached from the start or a
-        keeper switch, never from a player's switch, before the next switch)."""
+        keeper switch, never from a player's switch, before the next switch), and those
+        searched only for a player (where the order moves are found in does not matter:
+        only the keeper takes the first move found)."""
         aut = self.rules
 
         def reach(starts: list[int]) -> set[int]:
@@ -168,7 +170,7 @@ class _Lowering:
         switches = [(j, a.name) for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
         keeper = reach([0] + [j for j, name in switches if name == KEEPER])
         player = reach([j for j, name in switches if name != KEEPER])
-        return frozenset(keeper - player)
+        return frozenset(keeper - player), frozenset(player - keeper)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -417,9 +419,15 @@ class _Lowering:
                     o.line(f"{indent}if g.nmoves != 0:")
                     o.line(f"{indent}    return")
 
+        # where the order of the moves found does not matter (a pattern, or a state
+        # searched only for a player), what follows the cycle runs on each square going
+        # out: one pass along the squares instead of two
+        one_pass = not last_only and bool(groups["a"]) and (pattern or q in self.player_only)
         o.line("    while true:")
         if groups["b"]:
             run("b", "        ")
+        if one_pass:
+            run("a", "        ")
         o.line("        let n = p")
         for k, j in enumerate(cycle):
             step = aut.actions[j - 1]
@@ -437,7 +445,7 @@ class _Lowering:
             # `X* {! X}`: the walk stopped where X fails, and X held on every square
             # before it, so {! X} holds at the last square only
             run("a", "    ")
-        elif groups["a"]:
+        elif groups["a"] and not one_pass:
             o.line("    while true:")
             run("a", "        ")
             o.line("        if p == pos:")
