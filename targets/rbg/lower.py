@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths
+from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths, shared_prefixes
 from rulebook2game.targets.rbg.mapping import Mapping, index_of
 from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
@@ -591,7 +591,9 @@ class _Lowering:
         done = 0
         while done < len(self.patterns):
             k = done
-            aut = self.patterns[k]
+            # a pattern's answer is whether some word matches: alternatives that begin
+            # alike are tested once
+            aut = shared_prefixes(self.patterns[k], self.d.board.directions)
             if self.straight(aut, k):
                 done += 1
                 continue
@@ -776,7 +778,8 @@ class _Lowering:
         self.emit_state()
         self.emit_mapping()
         for j, d in sorted(self.static_depth.items()):
-            self.emit_mapping((d, j))
+            if self.mover(j) != "keeper":  # the keeper's moves are not mapped to actions
+                self.emit_mapping((d, j))
         self.emit_apply()
         self.emit_play()
         # Last: whether an expression counts pieces is known once the rules are emitted.
@@ -794,8 +797,9 @@ class _Lowering:
         o = self.o
         room = self.room
         o.line("# The moves found by the last search (at most one per action, one for the keeper):")
-        o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is 1 + the move")
-        o.line("# of action a, or 0.")
+        o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is base + 1 + the")
+        o.line("# move of action a, or at most base when no move found has action a (each search")
+        o.line("# raises base past every slot written before, so no slot is ever cleared).")
         o.line("cls R2gbMoves:")
         if self.big:
             for field in ("node", "pos", "acts", "first"):
@@ -806,6 +810,7 @@ class _Lowering:
             o.line(f"    Int[{self.actions}] acts")
             o.line(f"    Int[{self.actions + 1}] first")
         o.line(f"    Int[{self.actions}] slot")
+        o.line("    Int base")
         o.line("")
         o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
         o.line("    return")
@@ -927,27 +932,46 @@ class _Lowering:
         for j, d in sorted(self.static_depth.items()):
             self.emit_static_found(j, d)
 
-    def emit_found_slot(self, action: str, node: str) -> None:
+    def emit_found_slot(self, action: str, node: str, mover: str = "") -> None:
         """The start of a ``r2gb_found`` function: the keeper keeps its first move only;
         a player's move claims the slot of its action ``a`` (computed by ``action``), and a
-        second move mapped to the same action is the same move (``node``'s) or a fault."""
+        second move mapped to the same action is the same move (``node``'s) or a fault.
+        With ``mover`` ("keeper" or "player") only that one's part is written: the
+        switch is reached only in that one's searches."""
         o = self.o
         o.line("    let a = -1")
-        o.line(f"    if g.player == {self.keeper}:")
-        o.line("        if g.nmoves != 0:")
-        o.line("            return")
-        o.line("    else:")
-        o.line(f"        a = {action}")
-        o.line("        let s = g.moves.slot[a]")
-        o.line("        if s != 0:")
-        o.line(f"            if r2gb_same(g, c, s - 1, {node}, pos):")
-        o.line("                return")
-        o.line(
-            '            assert(false, "the move mapping: two different legal RBG moves map to '
-            "the same "
-            'action (the mapping misses one of them)")'
-        )
-        o.line("        g.moves.slot[a] = g.nmoves + 1")
+        if mover == "keeper":
+            o.line("    if g.nmoves != 0:")
+            o.line("        return")
+            return
+        indent = "    "
+        if mover != "player":
+            o.line(f"    if g.player == {self.keeper}:")
+            o.line("        if g.nmoves != 0:")
+            o.line("            return")
+            o.line("    else:")
+            indent = "        "
+        for line in (
+            f"a = {action}",
+            "let s = g.moves.slot[a] - g.moves.base",
+            "if s > 0:",
+            f"    if r2gb_same(g, c, s - 1, {node}, pos):",
+            "        return",
+            '    assert(false, "the move mapping: two different legal RBG moves map to the '
+            'same action (the mapping misses one of them)")',
+            "g.moves.slot[a] = g.moves.base + g.nmoves + 1",
+        ):
+            o.line(indent + line)
+
+    def mover(self, j: int) -> str:
+        """Whose searches reach switch ``j``: "keeper" or "player" when only theirs,
+        else ""."""
+        before = {q for q in range(self.rules.size) if j in self.rules.follow[q]}
+        if before and before <= self.keeper_only:
+            return "keeper"
+        if before and before <= self.player_only:
+            return "player"
+        return ""
 
     def emit_static_found(self, j: int, d: int) -> None:
         """``r2gb_found{j}``: ``r2gb_found`` for switch ``j``, whose moves all apply ``d``
@@ -956,7 +980,7 @@ class _Lowering:
         o = self.o
         a = self.rules.actions[j - 1]
         o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
-        self.emit_found_slot(f"r2gb_action{j}(c, pos)", str(j))
+        self.emit_found_slot(f"r2gb_action{j}(c, pos)", str(j), self.mover(j))
         o.line("    let m = g.nmods")
         for k in range(d):
             self.put("    ", "node", f"m + {k}", f"c.pnode[{k}]")
@@ -997,11 +1021,7 @@ class _Lowering:
         o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         o.line("fun r2gb_enumerate(R2gbState g):")
-        o.line("    let k = 0")
-        o.line("    while k < g.nmoves:")
-        o.line(f"        if {self.got('acts', 'k')} >= 0:")
-        o.line(f"            g.moves.slot[{self.got('acts', 'k')}] = 0")
-        o.line("        k = k + 1")
+        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
         o.line("    g.nmoves = 0")
         o.line("    g.nmods = 0")
         if self.big:
@@ -1037,10 +1057,10 @@ class _Lowering:
         o.line("    r2gb_settle(g)")
         o.line("")
         o.line("fun r2gb_has(R2gbState g, Int a) -> Bool:")
-        o.line("    return g.moves.slot[a] != 0")
+        o.line("    return g.moves.slot[a] > g.moves.base")
         o.line("")
         o.line("fun r2gb_play(R2gbState g, Int a):")
-        o.line("    r2gb_apply_move(g, g.moves.slot[a] - 1)")
+        o.line("    r2gb_apply_move(g, g.moves.slot[a] - g.moves.base - 1)")
         o.line("    r2gb_settle(g)")
         o.line("")
 
