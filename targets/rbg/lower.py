@@ -11,11 +11,18 @@ a state already entered at a square since the last modifier is not searched agai
 modifiers of one move are bounded (:data:`DEFAULT_DEPTH`, or the exact bound when the
 automaton has no modifier on a cycle), and exceeding the bound is a fault at the rules.
 
-Three shapes are compiled more cheaply, finding the same moves in the same order: a
-state on a cycle of shifts and tests back to itself (``left*``, ``(down {e})*``) loops
-along the squares instead of calling itself once per square; a switch whose moves all
-apply the same number of modifiers gets its own found function, whose action reads
-fixed modifier slots; and offs keep piece counts only when an expression reads them.
+Some shapes are compiled more cheaply, finding the same moves: a state on a cycle of
+shifts and tests back to itself (``left*``, ``(down {e})*``) loops along the squares
+instead of calling itself once per square, in one pass where the order of the moves
+does not matter (patterns, and states searched only for a player: only the keeper
+takes the first move found), and running what follows at the last square alone when
+that is ``{! X}`` of the cycle's own X (``up* {! up}``); a pattern's alternatives that
+begin alike test that beginning once; a switch whose moves all apply the same number
+of modifiers gets its own found function, whose action reads fixed modifier slots
+(and which asks nothing of the keeper, or maps no action, when only a player's, or
+only the keeper's, searches reach it); offs keep piece counts only when an expression
+reads them; and a search stamps the action slots it fills by a rising base instead of
+clearing them.
 
 Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
 with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
