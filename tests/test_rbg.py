@@ -180,6 +180,8 @@ def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
     assert "g.player ==" not in _function(bt, "r2gb_found33")
     assert "r2gb_action" not in _function(bt, "r2gb_found18")
     assert "fun r2gb_action18(" not in bt
+    # col(0) and 8 - row(0) cannot leave their bounds: no range test per move found
+    assert "assert(" not in _function(bt, "r2gb_action33")
     # the keeper takes the first move found: its walks keep the recursion's order
     chess = _generated("chess")
     assert "p == pos" in chess

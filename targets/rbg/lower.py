@@ -21,8 +21,9 @@ begin alike test that beginning once; a switch whose moves all apply the same nu
 of modifiers gets its own found function, whose action reads fixed modifier slots
 (and which asks nothing of the keeper, or maps no action, when only a player's, or
 only the keeper's, searches reach it); offs keep piece counts only when an expression
-reads them; and a search stamps the action slots it fills by a rising base instead of
-clearing them.
+reads them; a search stamps the action slots it fills by a rising base instead of
+clearing them; and a mapping argument whose expression cannot leave its bounds on any
+square is not range-tested.
 
 Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
 with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
