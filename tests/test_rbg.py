@@ -15,7 +15,7 @@ from rulebook2game.regress import RegressSettings, regress
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets import get_target
 from rulebook2game.targets.base import compile_and_start
-from rulebook2game.targets.rbg.automaton import build
+from rulebook2game.targets.rbg.automaton import Automaton, build, shared_prefixes
 from rulebook2game.targets.rbg.compile import lower_workspace
 from rulebook2game.targets.rbg.lower import Lowered
 from rulebook2game.targets.rbg.model import describe
@@ -157,6 +157,53 @@ def test_the_search_code_is_specialised_where_the_rules_allow() -> None:
     assert "counts" not in _function(source, "r2gb_put")
     # chess reads piece counts (insufficient material): its offs keep them
     assert "g.counts[piece]" in _function(_generated("chess"), "r2gb_put")
+
+
+def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
+    c4 = _generated("connect_four")
+    # `(down {e})* {! down {e}}`: the walk stops where `down {e}` fails, the only square
+    # where the negation holds, and runs what follows there alone: no walk back
+    drop = _function(c4, "r2gb_s10")
+    assert drop.count("while true:") == 1 and "p == pos" not in drop
+    assert drop.split("\n    r2gb_s10a(g, c, p)", 1)[0].count("break") == 2
+    # a player's walk (`left*` along the top row) does its work going out: one pass
+    row = _function(c4, "r2gb_s6")
+    assert row.count("while true:") == 1 and "p == pos" not in row
+    assert "r2gb_s6a(g, c, p)" in row.split("while true:", 1)[1]
+    # the four-in-a-row pattern tests its sixteen lines' first shifts once per direction
+    assert _function(c4, "r2gb_p2_s0").count("if r2gb_p2_s") == 4
+    # no slot is cleared before a search: a rising base stamps them
+    assert "slot" not in _function(c4, "r2gb_enumerate")
+    bt = _generated("breakthrough")
+    # a switch only a player's search reaches asks nothing of the keeper, and one only
+    # the keeper's search reaches maps no action
+    assert "g.player ==" not in _function(bt, "r2gb_found33")
+    assert "r2gb_action" not in _function(bt, "r2gb_found18")
+    assert "fun r2gb_action18(" not in bt
+    # col(0) and 8 - row(0) cannot leave their bounds: no range test per move found
+    assert "assert(" not in _function(bt, "r2gb_action33")
+    # the keeper takes the first move found: its walks keep the recursion's order
+    chess = _generated("chess")
+    assert "p == pos" in chess
+
+
+def _words(aut: Automaton, q: int = 0) -> set[tuple[str, ...]]:
+    """Every word of an acyclic automaton from state ``q``, as the actions' texts."""
+    out = {()} if q in aut.accepting else set()
+    for j in aut.follow[q]:
+        out |= {(aut.actions[j - 1].text, *rest) for rest in _words(aut, j)}
+    return out
+
+
+def test_alternatives_that_begin_alike_share_their_states() -> None:
+    text = BOARD + "#rules = {? up {x} up {x} + up {x} left {o} + up {x, o} + left} ->cross\n"
+    aut = build(describe([("pages/rules.rbg", text)]).rules)
+    (pattern,) = aut.patterns.values()
+    merged = shared_prefixes(pattern, {"up": (-1, 0), "left": (0, -1)})
+    assert _words(merged) == _words(pattern)
+    # `up {x}` once (two `up`s and one `{x}` fewer); `{x, o}` is another test
+    assert merged.size == pattern.size - 3
+    assert len(merged.follow[0]) == 2
 
 
 def test_nothing_follows_a_never_valid_on() -> None:

@@ -226,3 +226,67 @@ def build(expr: Node) -> Automaton:
         if a.kind == "pattern" and a.body is not None
     }
     return Automaton(tuple(actions), tuple(states), accepting, patterns)
+
+
+def shared_prefixes(aut: Automaton, directions: dict[str, tuple[int, int]]) -> Automaton:
+    """``aut`` with alternatives that begin alike tested once (for a pattern, whose
+    answer is only whether some word matches: ``up {p} up {p} up {p} + up {p} down {p}``
+    tests ``up {p}`` once). Two states entered from the same state by the same shift or
+    on, each entered from nowhere else, become one state followed by what followed
+    either; the words accepted stay the same, their order does not."""
+
+    def key(j: int) -> tuple[str, object] | None:
+        a = aut.actions[j - 1]
+        if a.kind == "shift" and a.name in directions:
+            return ("shift", directions[a.name])
+        if a.kind == "on":
+            return ("on", a.pieces)
+        return None
+
+    follow = [list(f) for f in aut.follow]
+    accepting = set(aut.accepting)
+    preds = [0] * aut.size
+    for q in range(aut.size):
+        for j in follow[q]:
+            preds[j] += 1
+    todo = list(range(aut.size))
+    while todo:
+        q = todo.pop()
+        kept: dict[tuple[str, object], int] = {}
+        out: list[int] = []
+        for j in follow[q]:
+            k = key(j)
+            first = kept.get(k) if k is not None and preds[j] == 1 and j != q else None
+            if first is None:
+                if k is not None and preds[j] == 1 and j != q:
+                    kept[k] = j
+                out.append(j)
+                continue
+            # j joins `first`: what follows j follows `first`
+            for x in follow[j]:
+                if x in follow[first]:
+                    preds[x] -= 1
+                else:
+                    follow[first].append(x)
+            if j in accepting:
+                accepting.add(first)
+            follow[j] = []
+            preds[j] = 0
+            todo.append(first)
+        follow[q] = out
+    # keep the states still reachable, renumbered in their order
+    live = [0]
+    seen = {0}
+    for q in live:
+        for j in follow[q]:
+            if j not in seen:
+                seen.add(j)
+                live.append(j)
+    order = sorted(live)
+    number = {q: n for n, q in enumerate(order)}
+    return Automaton(
+        tuple(aut.actions[q - 1] for q in order[1:]),
+        tuple(tuple(number[j] for j in follow[q]) for q in order),
+        frozenset(number[q] for q in accepting if q in number),
+        {number[q]: inner for q, inner in aut.patterns.items() if q in number},
+    )

@@ -11,11 +11,19 @@ a state already entered at a square since the last modifier is not searched agai
 modifiers of one move are bounded (:data:`DEFAULT_DEPTH`, or the exact bound when the
 automaton has no modifier on a cycle), and exceeding the bound is a fault at the rules.
 
-Three shapes are compiled more cheaply, finding the same moves in the same order: a
-state on a cycle of shifts and tests back to itself (``left*``, ``(down {e})*``) loops
-along the squares instead of calling itself once per square; a switch whose moves all
-apply the same number of modifiers gets its own found function, whose action reads
-fixed modifier slots; and offs keep piece counts only when an expression reads them.
+Some shapes are compiled more cheaply, finding the same moves: a state on a cycle of
+shifts and tests back to itself (``left*``, ``(down {e})*``) loops along the squares
+instead of calling itself once per square, in one pass where the order of the moves
+does not matter (patterns, and states searched only for a player: only the keeper
+takes the first move found), and running what follows at the last square alone when
+that is ``{! X}`` of the cycle's own X (``up* {! up}``); a pattern's alternatives that
+begin alike test that beginning once; a switch whose moves all apply the same number
+of modifiers gets its own found function, whose action reads fixed modifier slots
+(and which asks nothing of the keeper, or maps no action, when only a player's, or
+only the keeper's, searches reach it); offs keep piece counts only when an expression
+reads them; a search stamps the action slots it fills by a rising base instead of
+clearing them; and a mapping argument whose expression cannot leave its bounds on any
+square is not range-tested.
 
 Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
 with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
@@ -28,7 +36,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths
+from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths, shared_prefixes
 from rulebook2game.targets.rbg.mapping import Mapping, index_of
 from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
@@ -98,7 +106,7 @@ class _Lowering:
         self.cached: set[int] = set()
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
-        self.keeper_only = self._keeper_only()
+        self.keeper_only, self.player_only = self._searched_for()
         self.counted = False
         """Some expression counts pieces: every off keeps ``g.counts`` up to date (else
         the counts are left at their start values, read by nothing)."""
@@ -149,9 +157,11 @@ class _Lowering:
         else:
             self.o.line(f"{indent}g.moves.{field}[{index}] = {value}")
 
-    def _keeper_only(self) -> frozenset[int]:
+    def _searched_for(self) -> tuple[frozenset[int], frozenset[int]]:
         """States of the rules searched only for the keeper (reached from the start or a
-        keeper switch, never from a player's switch, before the next switch)."""
+        keeper switch, never from a player's switch, before the next switch), and those
+        searched only for a player (where the order moves are found in does not matter:
+        only the keeper takes the first move found)."""
         aut = self.rules
 
         def reach(starts: list[int]) -> set[int]:
@@ -168,7 +178,7 @@ class _Lowering:
         switches = [(j, a.name) for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
         keeper = reach([0] + [j for j, name in switches if name == KEEPER])
         player = reach([j for j, name in switches if name != KEEPER])
-        return frozenset(keeper - player)
+        return frozenset(keeper - player), frozenset(player - keeper)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -403,6 +413,7 @@ class _Lowering:
             o.line("")
         delta = self.displacement(aut, cycle)
         back = f"p - {delta}" if delta >= 0 else f"p + {-delta}"
+        last_only = self.maximal(aut, cycle, groups["a"])
         o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(a.at))
         o.line("    let p = pos")
 
@@ -416,9 +427,15 @@ class _Lowering:
                     o.line(f"{indent}if g.nmoves != 0:")
                     o.line(f"{indent}    return")
 
+        # where the order of the moves found does not matter (a pattern, or a state
+        # searched only for a player), what follows the cycle runs on each square going
+        # out: one pass along the squares instead of two
+        one_pass = not last_only and bool(groups["a"]) and (pattern or q in self.player_only)
         o.line("    while true:")
         if groups["b"]:
             run("b", "        ")
+        if one_pass:
+            run("a", "        ")
         o.line("        let n = p")
         for k, j in enumerate(cycle):
             step = aut.actions[j - 1]
@@ -432,7 +449,11 @@ class _Lowering:
                 o.line(f"        if !({self.on_test(step.pieces, f't{k}')}):")
                 o.line("            break")
         o.line("        p = n")
-        if groups["a"]:
+        if last_only:
+            # `X* {! X}`: the walk stopped where X fails, and X held on every square
+            # before it, so {! X} holds at the last square only
+            run("a", "    ")
+        elif groups["a"] and not one_pass:
             o.line("    while true:")
             run("a", "        ")
             o.line("        if p == pos:")
@@ -440,6 +461,30 @@ class _Lowering:
             o.line(f"        p = {back}")
         o.line("    return false" if pattern else "    return")
         o.line("")
+
+    def maximal(self, aut: Automaton, cycle: list[int], after: list[int]) -> bool:
+        """Whether the only transition after a walk along ``cycle`` is ``{! X}`` where X
+        is the cycle's own chain of shifts and tests (``up* {! up}``, ``(down {e})*
+        {! down {e}}``): the walk went on from every square where X holds, so the
+        pattern holds on its last square alone, and the walk back can stay there."""
+        if len(after) != 1:
+            return False
+        a = aut.actions[after[0] - 1]
+        if a.kind != "pattern" or a.positive:
+            return False
+        chain = self.chain(aut.patterns[after[0]])
+        if chain is None or len(chain) != len(cycle):
+            return False
+        dirs = self.d.board.directions
+        for j, b in zip(cycle, chain, strict=True):
+            c = aut.actions[j - 1]
+            if c.kind != b.kind:
+                return False
+            if c.kind == "shift" and dirs[c.name] != dirs[b.name]:
+                return False
+            if c.kind == "on" and c.pieces != b.pieces:
+                return False
+        return True
 
     def transition(
         self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
@@ -554,7 +599,9 @@ class _Lowering:
         done = 0
         while done < len(self.patterns):
             k = done
-            aut = self.patterns[k]
+            # a pattern's answer is whether some word matches: alternatives that begin
+            # alike are tested once
+            aut = shared_prefixes(self.patterns[k], self.d.board.directions)
             if self.straight(aut, k):
                 done += 1
                 continue
@@ -571,21 +618,30 @@ class _Lowering:
             o.line("")
             done += 1
 
-    def straight(self, aut: Automaton, k: int) -> bool:
-        """Write pattern ``k`` as straight tests when it is one chain of shifts, ons and
-        comparisons (``{! up}``, ``{? down {e}}``): no search, no context. False otherwise."""
+    @staticmethod
+    def chain(aut: Automaton) -> list[Action] | None:
+        """The actions of ``aut`` when it is one chain of shifts, ons and comparisons
+        (``up``, ``down {e}``); None otherwise."""
         chain: list[Action] = []
         q = 0
         while q not in aut.accepting:
             if len(aut.follow[q]) != 1:
-                return False
+                return None
             q = aut.follow[q][0]
             a = aut.actions[q - 1]
             if a.kind not in ("shift", "on", "compare") or len(chain) >= len(aut.actions):
-                return False
+                return None
             chain.append(a)
         if any(aut.follow[j] for j in range(1, aut.size) if j in aut.accepting):
-            return False  # an accepting state that goes on: not a plain chain
+            return None  # an accepting state that goes on: not a plain chain
+        return chain
+
+    def straight(self, aut: Automaton, k: int) -> bool:
+        """Write pattern ``k`` as straight tests when it is one chain of shifts, ons and
+        comparisons (``{! up}``, ``{? down {e}}``): no search, no context. False otherwise."""
+        chain = self.chain(aut)
+        if chain is None:
+            return False
         o = self.o
         span = chain[0].at if chain else self.rules_at
         o.line(f"fun r2gb_pattern{k}(R2gbState g, Int start) -> Bool:", self.at(span))
@@ -663,6 +719,32 @@ class _Lowering:
             square = f"r2gb_mod_pos(c, node, pos, {i})"
         return f"({square} / {self.width})" if fn == "row" else f"({square} % {self.width})"
 
+    def span(self, node: ast.expr) -> tuple[int, int] | None:
+        """The values a mapping expression can take on any squares (``row``, ``col``
+        within the board), or None when that is not known: an argument whose span lies
+        within its bounds needs no test."""
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value, node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.span(node.operand)
+            return None if inner is None else (-inner[1], -inner[0])
+        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult):
+            a, b = self.span(node.left), self.span(node.right)
+            if a is None or b is None:
+                return None
+            if isinstance(node.op, ast.Add):
+                return a[0] + b[0], a[1] + b[1]
+            if isinstance(node.op, ast.Sub):
+                return a[0] - b[1], a[1] - b[0]
+            ends = [x * y for x in a for y in b]
+            return min(ends), max(ends)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "row":
+                return 0, self.cells // self.width - 1
+            if node.func.id == "col":
+                return 0, self.width - 1
+        return None
+
     def emit_mapping(self, static: tuple[int, int] | None = None) -> None:
         """``r2gb_action``: the action of the move found; with ``static`` = (depth, switch),
         ``r2gb_action{switch}`` for the moves ending at that switch, all of that depth."""
@@ -689,12 +771,14 @@ class _Lowering:
             for (name, expr), arg, s in zip(rule.args, spec.args, strides, strict=True):
                 lo, hi = _bounds(arg)
                 o.line(f"{indent}let a_{name} = {self.map_expr(expr, static)}")
-                o.line(
-                    f"{indent}assert(a_{name} >= {lo} and a_{name} <= {hi}, "
-                    f'"the move mapping: a legal RBG move gives {rule.action} argument {name} '
-                    "a value "
-                    f'outside {lo}..{hi} (the mapping misses this move)")'
-                )
+                span = self.span(expr)
+                if span is None or span[0] < lo or span[1] > hi:
+                    o.line(
+                        f"{indent}assert(a_{name} >= {lo} and a_{name} <= {hi}, "
+                        f'"the move mapping: a legal RBG move gives {rule.action} argument '
+                        f"{name} a value "
+                        f'outside {lo}..{hi} (the mapping misses this move)")'
+                    )
                 o.line(f"{indent}index = index + (a_{name} - {lo}) * {s}")
             o.line(f"{indent}return index")
             if rule.when is None:
@@ -730,7 +814,8 @@ class _Lowering:
         self.emit_state()
         self.emit_mapping()
         for j, d in sorted(self.static_depth.items()):
-            self.emit_mapping((d, j))
+            if self.mover(j) != "keeper":  # the keeper's moves are not mapped to actions
+                self.emit_mapping((d, j))
         self.emit_apply()
         self.emit_play()
         # Last: whether an expression counts pieces is known once the rules are emitted.
@@ -748,8 +833,9 @@ class _Lowering:
         o = self.o
         room = self.room
         o.line("# The moves found by the last search (at most one per action, one for the keeper):")
-        o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is 1 + the move")
-        o.line("# of action a, or 0.")
+        o.line("# move k applies modifiers first[k] .. first[k + 1] - 1; slot[a] is base + 1 + the")
+        o.line("# move of action a, or at most base when no move found has action a (each search")
+        o.line("# raises base past every slot written before, so no slot is ever cleared).")
         o.line("cls R2gbMoves:")
         if self.big:
             for field in ("node", "pos", "acts", "first"):
@@ -760,6 +846,7 @@ class _Lowering:
             o.line(f"    Int[{self.actions}] acts")
             o.line(f"    Int[{self.actions + 1}] first")
         o.line(f"    Int[{self.actions}] slot")
+        o.line("    Int base")
         o.line("")
         o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
         o.line("    return")
@@ -881,27 +968,46 @@ class _Lowering:
         for j, d in sorted(self.static_depth.items()):
             self.emit_static_found(j, d)
 
-    def emit_found_slot(self, action: str, node: str) -> None:
+    def emit_found_slot(self, action: str, node: str, mover: str = "") -> None:
         """The start of a ``r2gb_found`` function: the keeper keeps its first move only;
         a player's move claims the slot of its action ``a`` (computed by ``action``), and a
-        second move mapped to the same action is the same move (``node``'s) or a fault."""
+        second move mapped to the same action is the same move (``node``'s) or a fault.
+        With ``mover`` ("keeper" or "player") only that one's part is written: the
+        switch is reached only in that one's searches."""
         o = self.o
         o.line("    let a = -1")
-        o.line(f"    if g.player == {self.keeper}:")
-        o.line("        if g.nmoves != 0:")
-        o.line("            return")
-        o.line("    else:")
-        o.line(f"        a = {action}")
-        o.line("        let s = g.moves.slot[a]")
-        o.line("        if s != 0:")
-        o.line(f"            if r2gb_same(g, c, s - 1, {node}, pos):")
-        o.line("                return")
-        o.line(
-            '            assert(false, "the move mapping: two different legal RBG moves map to '
-            "the same "
-            'action (the mapping misses one of them)")'
-        )
-        o.line("        g.moves.slot[a] = g.nmoves + 1")
+        if mover == "keeper":
+            o.line("    if g.nmoves != 0:")
+            o.line("        return")
+            return
+        indent = "    "
+        if mover != "player":
+            o.line(f"    if g.player == {self.keeper}:")
+            o.line("        if g.nmoves != 0:")
+            o.line("            return")
+            o.line("    else:")
+            indent = "        "
+        for line in (
+            f"a = {action}",
+            "let s = g.moves.slot[a] - g.moves.base",
+            "if s > 0:",
+            f"    if r2gb_same(g, c, s - 1, {node}, pos):",
+            "        return",
+            '    assert(false, "the move mapping: two different legal RBG moves map to the '
+            'same action (the mapping misses one of them)")',
+            "g.moves.slot[a] = g.moves.base + g.nmoves + 1",
+        ):
+            o.line(indent + line)
+
+    def mover(self, j: int) -> str:
+        """Whose searches reach switch ``j``: "keeper" or "player" when only theirs,
+        else ""."""
+        before = {q for q in range(self.rules.size) if j in self.rules.follow[q]}
+        if before and before <= self.keeper_only:
+            return "keeper"
+        if before and before <= self.player_only:
+            return "player"
+        return ""
 
     def emit_static_found(self, j: int, d: int) -> None:
         """``r2gb_found{j}``: ``r2gb_found`` for switch ``j``, whose moves all apply ``d``
@@ -910,7 +1016,7 @@ class _Lowering:
         o = self.o
         a = self.rules.actions[j - 1]
         o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
-        self.emit_found_slot(f"r2gb_action{j}(c, pos)", str(j))
+        self.emit_found_slot(f"r2gb_action{j}(c, pos)", str(j), self.mover(j))
         o.line("    let m = g.nmods")
         for k in range(d):
             self.put("    ", "node", f"m + {k}", f"c.pnode[{k}]")
@@ -951,11 +1057,7 @@ class _Lowering:
         o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         o.line("fun r2gb_enumerate(R2gbState g):")
-        o.line("    let k = 0")
-        o.line("    while k < g.nmoves:")
-        o.line(f"        if {self.got('acts', 'k')} >= 0:")
-        o.line(f"            g.moves.slot[{self.got('acts', 'k')}] = 0")
-        o.line("        k = k + 1")
+        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
         o.line("    g.nmoves = 0")
         o.line("    g.nmods = 0")
         if self.big:
@@ -991,10 +1093,10 @@ class _Lowering:
         o.line("    r2gb_settle(g)")
         o.line("")
         o.line("fun r2gb_has(R2gbState g, Int a) -> Bool:")
-        o.line("    return g.moves.slot[a] != 0")
+        o.line("    return g.moves.slot[a] > g.moves.base")
         o.line("")
         o.line("fun r2gb_play(R2gbState g, Int a):")
-        o.line("    r2gb_apply_move(g, g.moves.slot[a] - 1)")
+        o.line("    r2gb_apply_move(g, g.moves.slot[a] - g.moves.base - 1)")
         o.line("    r2gb_settle(g)")
         o.line("")
 
