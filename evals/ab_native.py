@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rulebook2game.targets.rl.worker_main import _load_module, _table_points
+from rulebook2game.targets.rl.worker_main import _load_module, table_points
 
 
 class Loop:
@@ -27,7 +27,7 @@ class Loop:
         self.m = _load_module(build / "wrapper.py")
         self.all = self.m.enumerate(self.m.AnyGameAction())
         texts = [str(self.all.get(i).contents).strip() for i in range(self.all.size())]
-        points = _table_points(build / "resume_points.json", texts)
+        points = table_points(build / "resume_points.json", texts)
         self.points: Any = self.m.wrappers["r2g_int_buffer"][0](len(points))
         for i, point in enumerate(points):
             self.points._data[i] = point
