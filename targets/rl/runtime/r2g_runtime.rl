@@ -228,6 +228,8 @@ cls R2GCandidates:
     Int[R2G_SLOTS] contiguous
     Int[R2G_SLOTS] first
     Int[R2G_SLOTS] tries
+    Int[R2G_SLOTS] kind
+    Int[R2G_POINTS] slot_of
     Int groups
     Vector<Int> legal
 
@@ -264,8 +266,9 @@ fun<T> r2g_candidates(Vector<T> all, Vector<Int> points) -> R2GCandidates:
             i = i + 1
     c.groups = last + 1
     let slot = 0
+    let point = 0
     while slot <= c.groups:
-        let point = slot
+        point = slot
         if slot == c.groups:
             point = -1
         c.begin[slot] = c.order.size()
@@ -273,9 +276,17 @@ fun<T> r2g_candidates(Vector<T> all, Vector<Int> points) -> R2GCandidates:
         c.sizes[slot] = c.order.size() - c.begin[slot]
         c.tries[slot] = c.sizes[slot] / 4 + 8
         c.first[slot] = 0
+        c.kind[slot] = -1
         if c.sizes[slot] != 0:
             c.first[slot] = c.order.get(c.begin[slot])
+            c.kind[slot] = r2g_kind(all.get(c.first[slot]))
         slot = slot + 1
+    point = 0
+    while point < R2G_POINTS:
+        c.slot_of[point] = c.groups
+        if point < c.groups and c.sizes[point] != 0:
+            c.slot_of[point] = point
+        point = point + 1
     c.legal.resize(entries)
     return c
 
@@ -283,9 +294,8 @@ fun<T> r2g_candidates(Vector<T> all, Vector<Int> points) -> R2GCandidates:
 # whole table (slot `c.groups`) when that point is beyond the map or has no entries.
 fun r2g_slot(Game g, R2GCandidates c) -> Int:
     let point = g.resume_index
-    if point >= 0 and point < c.groups:
-        if c.sizes[point] != 0:
-            return point
+    if (point & -R2G_POINTS) == 0:
+        return c.slot_of[point]
     return c.groups
 
 # The position of `action`'s type among the alternatives of the action table's type.
@@ -475,6 +485,7 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
     rng.state = seed
     let candidates = r2g_candidates(all, points)
     let players = get_num_players()
+    let any : T
     let done = 0
     while done != count:
         let g = play()
@@ -500,10 +511,11 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
                 if m == 0:
                     tries = 0
                 else if contiguous == 2:
-                    ref probe = all.get(first)
-                    for field of probe:
+                    let kind = candidates.kind[slot]
+                    let k = 0
+                    for field of any:
                         using Type = type(field)
-                        if probe is Type:
+                        if k == kind:
                             while tries != 0:
                                 let candidate = first + rng.below(m)
                                 ref entry = all.get(candidate)
@@ -514,6 +526,7 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
                                         chosen = candidate
                                         break
                                 tries = tries - 1
+                        k = k + 1
                 else:
                     let start = candidates.begin[slot]
                     while tries != 0:
