@@ -336,8 +336,9 @@ const R2G_TABLE = -2
 # (-1 if there is none), or R2G_TABLE for a game drawn from the action table (the
 # playout loop then draws, see `r2g_playouts`). A game that lists its moves: one draw k
 # among the n listed, taking the k-th in the lister's order. The loop applies the
-# action returned here. For any other game this is `return R2G_TABLE`, inlined into the
-# loop.
+# action returned here (through the dispatch over every action type), so another way
+# for a game to draw its own moves is one more branch before `return R2G_TABLE`. For
+# any other game this is `return R2G_TABLE`, inlined into the loop.
 fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     let listed = -1
     if g is R2GMoveLister:
