@@ -1,8 +1,8 @@
 """The native playout loop's random choices, reproduced in Python.
 
 ``r2g_playouts`` (``runtime/r2g_runtime.rl``) seeds one splitmix64 generator per batch
-(with ``seed & (2**63 - 1)``) and, at every step, picks an action with
-``r2g_pick``:
+(with ``seed & (2**63 - 1)``) and, at every step, picks an action (in the loop's own
+body; ``r2g_pick`` for a game that lists its moves):
 
 1. the candidates are the action-table indices whose resumption point is the point the
    game is suspended at (``points``, one per table entry, from the build; with no

@@ -200,38 +200,29 @@ fun<T> r2g_point_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> out, 
     if n >= 0:
         return n
     n = 0
-    let point = g.resume_index
-    if point >= 0 and point < c.groups:
-        let m = c.sizes[point]
-        if m != 0:
-            let start = c.begin[point]
-            if c.contiguous[point] == 2:
-                let first = c.order.get(start)
-                return r2g_scan_into(g, all, all.get(first), first, m, out, offset)
-            if c.contiguous[point] == 1:
-                let candidate = c.order.get(start)
-                let end = candidate + m
-                while candidate != end:
-                    if r2g_can(g, all.get(candidate)):
-                        out.set(offset + n, candidate)
-                        n = n + 1
-                    candidate = candidate + 1
-                return n
-            let k = start
-            while k != start + m:
-                let candidate = c.order.get(k)
-                if r2g_can(g, all.get(candidate)):
-                    out.set(offset + n, candidate)
-                    n = n + 1
-                k = k + 1
-            return n
-    let i = 0
-    let size = all.size()
-    while i != size:
-        if r2g_can(g, all.get(i)):
-            out.set(offset + n, i)
+    let slot = r2g_slot(g, c)
+    let m = c.sizes[slot]
+    if m == 0:
+        return 0
+    let first = c.first[slot]
+    if c.contiguous[slot] == 2:
+        return r2g_scan_into(g, all, all.get(first), first, m, out, offset)
+    if c.contiguous[slot] == 1:
+        let candidate = first
+        while candidate != first + m:
+            if r2g_can(g, all.get(candidate)):
+                out.set(offset + n, candidate)
+                n = n + 1
+            candidate = candidate + 1
+        return n
+    let start = c.begin[slot]
+    let k = start
+    while k != start + m:
+        let candidate = c.order.get(k)
+        if r2g_can(g, all.get(candidate)):
+            out.set(offset + n, candidate)
             n = n + 1
-        i = i + 1
+        k = k + 1
     return n
 
 # The legal entries among the `m` from `first`, written to out[offset ..] in table
@@ -291,26 +282,30 @@ fun<T> r2g_apply(Game g, Vector<T> all, Int index) -> Bool:
     return false
 
 const R2G_POINTS = 64
+const R2G_SLOTS = 65
 
 # The actions worth testing at each point where a game can be suspended. `points`
 # holds, for every action-table entry, the resumption point of its action statement
 # (rlc's numbering, read at compile time: targets/rl/resume_points.py); a suspended
 # game's `resume_index` is that point, and rlc's `can` of an action is false at every
 # other point. Group `p` is the table indices of point `p`, in table order:
-# `order[begin[p] .. begin[p] + sizes[p])`; `contiguous[p]` is its shape (see
-# `add_group`: consecutive indices need no look-up in `order`, and a group of one
-# action type is tested with that type's `can` inlined, see `r2g_draw`). The whole
-# table is the group used when `points` is empty, does not cover the table or has a
-# point beyond R2G_POINTS, and for a point without entries. Fixed arrays: the step's look-up costs no bounds test in the -O2 build.
+# `order[begin[p] .. begin[p] + sizes[p])`, the first of them `first[p]`;
+# `contiguous[p]` is its shape (see `add_group`: consecutive indices need no look-up in
+# `order`, and a group of one action type is drawn with that type's `can` and `apply`
+# inlined, see `r2g_playouts`); `tries[p]` is its number of rejection draws. The whole
+# table is the group at slot `groups`, used when `points` is empty, does not cover the
+# table or has a point beyond R2G_POINTS, and for a point without entries (see
+# `r2g_slot`). Fixed arrays: the step's look-up costs no bounds test in the -O2 build.
 cls R2GCandidates:
     Vector<Int> order
-    Int[R2G_POINTS] begin
-    Int[R2G_POINTS] sizes
-    Int[R2G_POINTS] contiguous
+    Int[R2G_SLOTS] begin
+    Int[R2G_SLOTS] sizes
+    Int[R2G_SLOTS] contiguous
+    Int[R2G_SLOTS] first
+    Int[R2G_SLOTS] tries
+    Int[R2G_SLOTS] kind
+    Int[R2G_POINTS] slot_of
     Int groups
-    Int all_contiguous
-    Int all_begin
-    Int all_size
     Vector<Int> legal
 
     # Appends the entries whose point is `point` (any point: -1) to `order`; returns
@@ -345,17 +340,38 @@ fun<T> r2g_candidates(Vector<T> all, Vector<Int> points) -> R2GCandidates:
             last = max(last, points.get(i))
             i = i + 1
     c.groups = last + 1
+    let slot = 0
     let point = 0
-    while point < c.groups:
-        c.begin[point] = c.order.size()
-        c.contiguous[point] = c.add_group(all, points, entries, point)
-        c.sizes[point] = c.order.size() - c.begin[point]
+    while slot <= c.groups:
+        point = slot
+        if slot == c.groups:
+            point = -1
+        c.begin[slot] = c.order.size()
+        c.contiguous[slot] = c.add_group(all, points, entries, point)
+        c.sizes[slot] = c.order.size() - c.begin[slot]
+        c.tries[slot] = c.sizes[slot] / 4 + 8
+        c.first[slot] = 0
+        c.kind[slot] = -1
+        if c.sizes[slot] != 0:
+            c.first[slot] = c.order.get(c.begin[slot])
+            c.kind[slot] = r2g_kind(all.get(c.first[slot]))
+        slot = slot + 1
+    point = 0
+    while point < R2G_POINTS:
+        c.slot_of[point] = c.groups
+        if point < c.groups and c.sizes[point] != 0:
+            c.slot_of[point] = point
         point = point + 1
-    c.all_begin = c.order.size()
-    c.all_contiguous = c.add_group(all, points, entries, -1)
-    c.all_size = entries
     c.legal.resize(entries)
     return c
+
+# The slot of `c` whose group `g` is drawn from: the point `g` is suspended at, or the
+# whole table (slot `c.groups`) when that point is beyond the map or has no entries.
+fun r2g_slot(Game g, R2GCandidates c) -> Int:
+    let point = g.resume_index
+    if (point & -R2G_POINTS) == 0:
+        return c.slot_of[point]
+    return c.groups
 
 # The position of `action`'s type among the alternatives of the action table's type.
 fun<T> r2g_kind(T action) -> Int:
@@ -367,28 +383,10 @@ fun<T> r2g_kind(T action) -> Int:
         kind = kind + 1
     return kind
 
-# Up to `tries` draws among the `m` entries from `first` (rejection sampling); -1
-# when every draw missed. The loop is compiled once per action type (that of `probe`,
-# the group's first entry), so an entry of that type is tested with its own `can`
-# inlined instead of through the dispatch over every action type.
-fun<T, P> r2g_draw(Game g, Vector<T> all, P probe, Int first, Int m, Int tries, R2GRandom rng) -> Int:
-    for field of probe:
-        using Type = type(field)
-        if probe is Type:
-            while tries != 0:
-                let candidate = first + rng.below(m)
-                ref entry = all.get(candidate)
-                if entry is Type:
-                    if r2g_can(g, entry):
-                        return candidate
-                else if r2g_can(g, entry):
-                    return candidate
-                tries = tries - 1
-            return -1
-    return -1
-
 # The legal entries among the `m` from `first`, written to `legal` in table order;
-# their number. Compiled once per action type, as `r2g_draw`.
+# their number. The loop is compiled once per action type (that of `probe`, the
+# group's first entry), so an entry of that type is tested with its own `can` inlined
+# instead of through the dispatch over every action type.
 fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int> legal) -> Int:
     let n = 0
     for field of probe:
@@ -407,13 +405,15 @@ fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int>
                 candidate = candidate + 1
     return n
 
-# A uniformly random legal action of `g` (-1 if there is none). A game that lists its
-# moves: one draw k among the n listed, taking the k-th in the lister's order. Otherwise, testing only the
-# candidates of the point `g` is suspended at (m of them): up to m / 4 + 8 random
-# draws among them (rejection sampling: the first legal one drawn is equally likely to
-# be any legal one); when every draw misses, the group is scanned in table order and
-# one of its legal actions is drawn. The draws depend only on the group and the legal
-# actions (see playout_rng.py); with nothing legal the generator is left as it was.
+const R2G_TABLE = -2
+
+# The step of a game that draws its own way: a uniformly random legal action of `g`
+# (-1 if there is none), or R2G_TABLE for a game drawn from the action table (the
+# playout loop then draws, see `r2g_playouts`). A game that lists its moves: one draw k
+# among the n listed, taking the k-th in the lister's order. The loop applies the
+# action returned here (through the dispatch over every action type), so another way
+# for a game to draw its own moves is one more branch before `return R2G_TABLE`. For
+# any other game this is `return R2G_TABLE`, inlined into the loop.
 fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     let listed = -1
     if g is R2GMoveLister:
@@ -423,42 +423,19 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     if listed > 0:
         return c.legal.get(rng.below(listed))
     let drawn = r2g_pick_candidates(g, all, c, rng)
-    if drawn != -2:
+    if drawn != R2G_TABLE:
         return drawn
-    let start = c.all_begin
-    let m = c.all_size
-    let contiguous = c.all_contiguous
-    let point = g.resume_index
-    if point >= 0 and point < c.groups:
-        if c.sizes[point] != 0:
-            start = c.begin[point]
-            m = c.sizes[point]
-            contiguous = c.contiguous[point]
-    if m == 0:
-        return -1
-    let saved = rng.state
-    let tries = m / 4 + 8
-    if contiguous == 2:
-        let first = c.order.get(start)
-        let found = r2g_draw(g, all, all.get(first), first, m, tries, rng)
-        if found != -1:
-            return found
-    else if contiguous == 1:
-        let first = c.order.get(start)
-        while tries != 0:
-            let candidate = first + rng.below(m)
-            if r2g_can(g, all.get(candidate)):
-                return candidate
-            tries = tries - 1
-    else:
-        while tries != 0:
-            let candidate = c.order.get(start + rng.below(m))
-            if r2g_can(g, all.get(candidate)):
-                return candidate
-            tries = tries - 1
+    return R2G_TABLE
+
+# After every rejection draw of the loop missed (the generator was at `saved` before
+# them): the group of `slot` scanned in table order and one of its legal entries drawn;
+# -1, with the generator back at `saved`, when none is legal.
+fun<T> r2g_scanned(Game g, Vector<T> all, R2GCandidates c, Int slot, Int saved, R2GRandom rng) -> Int:
     let n = 0
-    if contiguous == 2:
-        let first = c.order.get(start)
+    let m = c.sizes[slot]
+    let start = c.begin[slot]
+    if c.contiguous[slot] == 2:
+        let first = c.first[slot]
         n = r2g_scan(g, all, all.get(first), first, m, c.legal)
     else:
         let k = 0
@@ -473,7 +450,7 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
         return -1
     return c.legal.get(rng.below(n))
 
-# `r2g_pick` for a game that lists candidate moves (-2 for any other game): up to
+# `r2g_pick` for a game that lists candidate moves (R2G_TABLE for any other game): up to
 # m / 4 + 8 draws among its m candidates, in the order the pages list them, taking the
 # first legal one drawn (every legal action is a candidate exactly once, so each is
 # equally likely); when every draw misses, the candidates are scanned in that order
@@ -482,7 +459,7 @@ fun<T> r2g_pick(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
 # the table is never taken (the worker reports it as a fault of the game).
 fun<T> r2g_pick_candidates(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     if g is R2GMoveLister:
-        return -2
+        return R2G_TABLE
     if g is R2GMoveCandidates:
         let size = all.size()
         let m = g.r2g_move_candidates(c.legal)
@@ -510,7 +487,11 @@ fun<T> r2g_pick_candidates(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng
             rng.state = saved
             return -1
         return c.legal.get(rng.below(n))
-    return -2
+    return R2G_TABLE
+
+fun<T> r2g_do(Game g, T action):
+    if action is ApplicableTo<Game>:
+        apply(action, g)
 
 fun r2g_float_buffer(Int size) -> Vector<Float>:
     let out : Vector<Float>
@@ -600,15 +581,29 @@ fun r2g_byte_buffer(Int size) -> Vector<Byte>:
     return out
 
 # `count` random games from seed `seed`, each at most `max_steps` actions, choosing
-# uniformly among the legal actions (chance actions included) with `r2g_pick`;
-# `points` as in `r2g_candidates` (empty: every entry is a candidate at every step). Per game, `out` gets
-# [length, status] followed by the action indices when `record`, and `returns` gets
-# score(g, p) for every player.
+# uniformly among the legal actions (chance actions included); `points` as in
+# `r2g_candidates` (empty: every entry is a candidate at every step). Per game, `out`
+# gets [length, status] followed by the action indices when `record`, and `returns`
+# gets score(g, p) for every player.
+#
+# A step: `r2g_pick` first (a game that draws its own way); for any other game, the
+# entries of the point `g` is suspended at (m of them, see `R2GCandidates`): up to
+# m / 4 + 8 random draws among them (rejection sampling: the first legal one drawn is
+# equally likely to be any legal one), applied as soon as one is legal; when every
+# draw misses, `r2g_scanned` draws among the group's legal entries. The draws depend
+# only on the group and the legal actions (see playout_rng.py); with nothing legal the
+# generator is left as it was. The draws are written here, not in a function of their
+# own, so that the compiled loop holds them with the generator, the group and the game
+# in registers, and a group of one action type (`contiguous` 2) tests and applies each
+# entry with that type's own `can` and `apply` inlined (no dispatch over every action
+# type, no second look-up of the chosen entry): the per-step work that is not the
+# game's own code. tests/test_native_pick.py checks that the build keeps this shape.
 fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
     let rng : R2GRandom
     rng.state = seed
     let candidates = r2g_candidates(all, points)
     let players = get_num_players()
+    let any : T
     let done = 0
     while done != count:
         let g = play()
@@ -621,15 +616,63 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
             if steps == max_steps:
                 status = R2G_TRUNCATED
                 break
+            let applied = false
             let chosen = r2g_pick(g, all, candidates, rng)
+            if chosen == R2G_TABLE:
+                chosen = -1
+                let slot = r2g_slot(g, candidates)
+                let m = candidates.sizes[slot]
+                let tries = candidates.tries[slot]
+                let first = candidates.first[slot]
+                let contiguous = candidates.contiguous[slot]
+                let saved = rng.state
+                if m == 0:
+                    tries = 0
+                else if contiguous == 2:
+                    let kind = candidates.kind[slot]
+                    let k = 0
+                    for field of any:
+                        using Type = type(field)
+                        if k == kind:
+                            while tries != 0:
+                                let candidate = first + rng.below(m)
+                                ref entry = all.get(candidate)
+                                if entry is Type:
+                                    if r2g_can(g, entry):
+                                        r2g_do(g, entry)
+                                        applied = true
+                                        chosen = candidate
+                                        break
+                                tries = tries - 1
+                        k = k + 1
+                else:
+                    let start = candidates.begin[slot]
+                    while tries != 0:
+                        let candidate = first + rng.below(m)
+                        if contiguous == 0:
+                            candidate = candidates.order.get(start + candidate - first)
+                        ref entry = all.get(candidate)
+                        for field of entry:
+                            using Type = type(field)
+                            if entry is Type:
+                                if r2g_can(g, entry):
+                                    r2g_do(g, entry)
+                                    applied = true
+                        if applied:
+                            chosen = candidate
+                            break
+                        tries = tries - 1
+                if m != 0 and !applied:
+                    chosen = r2g_scanned(g, all, candidates, slot, saved, rng)
             if chosen < 0:
                 status = R2G_STUCK
                 break
             if record:
                 out.append(chosen)
-            ref action = all.get(chosen)
-            if action is ApplicableTo<Game>:
-                apply(action, g)
+            if !applied:
+                ref action = all.get(chosen)
+                if action is ApplicableTo<Game>:
+                    apply(action, g)
             steps = steps + 1
         out.set(header, steps)
         out.set(header + 1, status)
