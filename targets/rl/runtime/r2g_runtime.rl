@@ -74,6 +74,7 @@ fun r2g_instantiate():
 # table. The playout loop then draws one of the listed moves directly (see
 # `r2g_pick`): the k-th listed for one draw k, in the lister's own order (the worker
 # reports that order, `r2g_listed`, so that playout_rng.py can replay the draw).
+# Neither hook is called at a finished game (the runtime answers "no moves" there).
 trait<T> R2GMoveLister:
     fun r2g_moves(T g, Vector<Int> out) -> Int
 
@@ -118,7 +119,9 @@ fun<T> r2g_candidate_list(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveCandidates:
         out.resize(all.size())
-        let n = g.r2g_move_candidates(out)
+        let n = 0
+        if !g.is_done():
+            n = g.r2g_move_candidates(out)
         if n < 0 or n > all.size():
             out.resize(0)
         else:
@@ -136,7 +139,9 @@ fun<T> r2g_candidates_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> 
         return -1
     if g is R2GMoveCandidates:
         let size = all.size()
-        let m = g.r2g_move_candidates(c.legal)
+        let m = 0
+        if !g.is_done():
+            m = g.r2g_move_candidates(c.legal)
         if m < 0 or m > size:
             return 0
         let n = 0
@@ -180,7 +185,9 @@ fun<T> r2g_legal(Game g, Vector<T> all, R2GCandidates c) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveLister:
         out.resize(all.size())
-        let listed = g.r2g_moves(out)
+        let listed = 0
+        if !g.is_done():
+            listed = g.r2g_moves(out)
         out.resize(listed)
         r2g_sort(out, listed)
         return out
@@ -251,7 +258,10 @@ fun<T> r2g_listed(Game g, Vector<T> all, R2GCandidates c) -> Vector<Int>:
     let out : Vector<Int>
     if g is R2GMoveLister:
         out.resize(all.size())
-        out.resize(g.r2g_moves(out))
+        let listed = 0
+        if !g.is_done():
+            listed = g.r2g_moves(out)
+        out.resize(listed)
         return out
     return r2g_legal(g, all, c)
 

@@ -13,8 +13,6 @@ import board
 import turn
 
 fun r2g_move_candidates(Game g, Vector<Int> out) -> Int:
-    if g.is_done():
-        return 0
     let player = g.current
     let ahead = forward(player) * FILES
     let count = g.board.pieces[player]

@@ -8,8 +8,6 @@ import board
 import turn
 
 fun r2g_moves(Game g, Vector<Int> out) -> Int:
-    if g.is_done():
-        return 0
     let colour = colour_of(g.current)
     let n = 0
     let from_sq = 0
