@@ -225,7 +225,10 @@ def _walk(engine: Engine[Any], oracle: Any, rng: random.Random, bound: int) -> _
             texts, odds = zip(*engine.chance_outcomes(state), strict=True)
             action = rng.choices(texts, odds)[0]
         else:
-            action = rng.choice(engine.legal_actions(state))
+            legal = engine.legal_actions(state)
+            if not legal:
+                break  # a live state offering nothing: the fuzz stage reports it
+            action = rng.choice(legal)
         try:
             state = engine.apply(state, action)
             ref = oracle.apply(ref, action) if oracle is not None else None

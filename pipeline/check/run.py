@@ -11,8 +11,10 @@ by passing a longer list.
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rulebook2game.check import leak, scenario_stage, seats, sentences, stages
@@ -342,6 +344,26 @@ def stages_for(
     return stages
 
 
+def _guarded(stage: Stage, ctx: CheckContext) -> StageOutcome:
+    """The stage's outcome; an exception that is not the tool's own report of bad input
+    or a failed engine (a defect of the check itself) becomes that stage's error row, so
+    the other stages still run and the report of this run is written."""
+    started = time.perf_counter()
+    try:
+        return stage(ctx)
+    except Rulebook2GameError:
+        raise
+    except Exception as exc:  # a defect of ours: said in the report, not as a traceback
+        name = getattr(stage, "__name__", "stage").removesuffix("_stage")
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+        summary = (
+            f"the check itself failed{where}: {type(exc).__name__}: {exc} "
+            "(a defect of rulebook2game, not of the pages; please report it)"
+        )
+        return StageOutcome(_result(name, "error", started, summary))
+
+
 def run_check(
     ws: Workspace,
     stages: Sequence[Stage] = DEFAULT_STAGES,
@@ -359,7 +381,7 @@ def run_check(
     interface: Interface | None = None
     try:
         for stage in stages:
-            outcome = stage(ctx)
+            outcome = _guarded(stage, ctx)
             results.append(outcome.result)
             findings.extend(outcome.findings)
             if on_stage is not None:
