@@ -131,3 +131,30 @@ def test_the_worked_game_compiles_and_plays(tmp_path: Path) -> None:
         assert Counter(g.status for g in games) == {"terminal": 300}
         assert all(sum(g.returns) == 0 for g in games)
         assert {g.length for g in games} <= {12, 14, 16}
+
+
+def test_multiplication_division_and_remainder_group_from_the_right(tmp_path: Path) -> None:
+    # reference.md warns that `a % b * c` is `a % (b * c)`: a translator's candidate list
+    # went wrong on it. Built as a program whose exit code reports each grouping.
+    source = """fun main() -> Int:
+    let a = 13
+    let r = 0
+    if a % 8 * 512 == 13:
+        r = r + 1
+    if a / 2 * 3 == 2:
+        r = r + 2
+    if 2 * a % 5 == 6:
+        r = r + 4
+    if a - 2 - 3 == 8:
+        r = r + 8
+    return r
+"""
+    path = tmp_path / "grouping.rl"
+    path.write_text(source, encoding="utf-8")
+    program = tmp_path / "grouping"
+    tools = find_toolchain()
+    built = subprocess.run(
+        [str(tools.rlc), str(path), "-o", str(program)], capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stderr
+    assert subprocess.run([str(program)]).returncode == 1 + 2 + 4 + 8
