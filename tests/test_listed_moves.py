@@ -48,7 +48,7 @@ def test_a_list_without_left_moves_is_a_finding_naming_the_page(tmp_path: Path) 
     found = _listing_findings(broken)
     assert len(found) == 1, found
     message, pages = found[0]
-    assert "leaves out legal move" in message
+    assert "leaves out move" in message and "which the preconditions allow" in message
     assert "moves" in pages
 
 

@@ -154,7 +154,8 @@ def test_candidates_missing_a_legal_move_are_a_finding_naming_it(tmp_path: Path)
     found = _listing(_findings(broken))
     assert len(found) == 1, found
     message, pages = found[0]
-    assert "r2g_move_candidates leaves out legal move(from_sq=" in message
+    assert "r2g_move_candidates leaves out move(from_sq=" in message
+    assert "or a precondition allows a move the rulebook forbids" in message
     # shrunk to the first state: black's pieces on row 6 lose their moves towards file a
     assert "move(from_sq=49, to_sq=40)" in message
     assert "moves" in pages

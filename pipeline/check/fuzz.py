@@ -520,7 +520,11 @@ class Fuzzer:
         extra = [texts[i] for i in listed if i not in tested]
         parts = []
         if missing:
-            parts.append(f"leaves out legal {', '.join(missing[:5])}")
+            parts.append(
+                f"leaves out {', '.join(missing[:5])}, which the preconditions allow (the "
+                "list misses a legal move, or a precondition allows a move the rulebook "
+                "forbids: read the rule before changing either)"
+            )
         if extra:
             parts.append(f"lists {', '.join(extra[:5])}, which the table does not allow")
         if not parts:
