@@ -43,3 +43,16 @@ def build_of(rl_games: Path, game: str, optimized: bool = False) -> RlBuild:
 def engine_of(rl_games: Path, game: str, optimized: bool = False) -> RlEngine:
     """A started engine on a test game; close it when done."""
     return RlEngine(build_of(rl_games, game, optimized), game=game)
+
+
+def game_copy(source: Path, tmp_path: Path, old: str = "", new: str = "") -> Path:
+    """A copy of the game directory ``source`` under ``tmp_path`` (no build, reports or
+    runs), with the one occurrence of ``old`` in ``pages/moves.rl`` replaced by ``new``."""
+    dest = tmp_path / source.name
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns("build", "reports", "runs"))
+    if old:
+        page = dest / "pages" / "moves.rl"
+        text = page.read_text()
+        assert text.count(old) == 1
+        page.write_text(text.replace(old, new))
+    return dest

@@ -8,25 +8,18 @@ the listing page.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
 from rulebook2game.workspace import open_workspace
+from tests.rl_support import game_copy
 
 GAME = Path(__file__).parent / "data" / "games" / "breakthrough_squares"
 OPTIONS = {"fuzz": 60, "request_timeout": 5.0, "batch_timeout": 10.0}
 
 
 def _game(tmp_path: Path, old: str = "", new: str = "") -> Path:
-    dest = tmp_path / "breakthrough_squares"
-    shutil.copytree(GAME, dest, ignore=shutil.ignore_patterns("build", "reports", "runs"))
-    if old:
-        page = dest / "pages" / "moves.rl"
-        text = page.read_text()
-        assert text.count(old) == 1
-        page.write_text(text.replace(old, new))
-    return dest
+    return game_copy(GAME, tmp_path, old, new)
 
 
 def _listing_findings(game: Path) -> list[tuple[str, list[str]]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
 from rulebook2game.targets.base import PlayoutRng, compile_and_start
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.workspace import Workspace, open_workspace
+from tests.rl_support import game_copy
 
 GAME = Path(__file__).parent / "data" / "games" / "breakthrough_candidates"
 OPTIONS = {"fuzz": 60, "request_timeout": 5.0, "batch_timeout": 10.0}
@@ -31,14 +31,7 @@ SEED = 20261128
 
 
 def _game(tmp_path: Path, old: str = "", new: str = "") -> Path:
-    dest = tmp_path / "breakthrough_candidates"
-    shutil.copytree(GAME, dest, ignore=shutil.ignore_patterns("build", "reports", "runs"))
-    if old:
-        page = dest / "pages" / "moves.rl"
-        text = page.read_text()
-        assert text.count(old) == 1
-        page.write_text(text.replace(old, new))
-    return dest
+    return game_copy(GAME, tmp_path, old, new)
 
 
 def _findings(game: Path) -> list[tuple[str, str, list[str]]]:
