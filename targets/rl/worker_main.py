@@ -41,6 +41,10 @@ class RequestError(Exception):
     """A request the worker cannot serve (unknown handle, bad arguments)."""
 
 
+FINISHED_PLAYER = -4
+"""What ``get_current_player`` answers for a finished game (``g.is_done()``)."""
+
+
 class GameFault(Exception):
     """The game's own code broke the runtime's contract (a candidate list out of the
     action table): answered as a fault of kind ``abort``, as a failed bound check would
@@ -191,11 +195,13 @@ class LoadedGame:
         """Player, terminal flag, legal action indices (and returns when terminal)."""
         game = self.states[handle]
         terminal = bool(game.is_done())
-        out: dict[str, Any] = {
-            "h": handle,
-            "player": int(self.m.get_current_player(game)),
-            "terminal": terminal,
-        }
+        player = int(self.m.get_current_player(game))
+        if terminal and player != FINISHED_PLAYER:
+            raise GameFault(
+                f"get_current_player returned {player} at a finished game; the contract "
+                f"says {FINISHED_PLAYER} (reference.md, the engine contract)"
+            )
+        out: dict[str, Any] = {"h": handle, "player": player, "terminal": terminal}
         if terminal:
             out["legal"] = []
         elif self.lists_moves:
