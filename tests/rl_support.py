@@ -56,3 +56,42 @@ def game_copy(source: Path, tmp_path: Path, old: str = "", new: str = "") -> Pat
         assert text.count(old) == 1
         page.write_text(text.replace(old, new))
     return dest
+
+
+def in_process_matches_table(game_dir: Path, seed: int) -> None:
+    """Step the game in process (one step at a time, then a batch) and assert that every
+    legal set equals the test of every table entry (``r2g_table_legal``)."""
+    import ctypes
+    import random
+
+    import rulebook2game
+
+    game = rulebook2game.load(game_dir, trust=True)
+    native = game._native
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    result, index = ctypes.c_longlong(), ctypes.c_longlong(-1)
+    out = native.call("r2g_int_buffer", native.size + 1)
+    for _ in range(300):
+        if state.is_terminal():
+            state = game.new_initial_state()
+        legal = state.legal_actions()
+        table = native.call("r2g_table_legal", state._g, native.all)
+        assert legal == list(table._data[: int(table._size)])
+        copy = native.copy(ctypes.byref(state._g))
+        native.step(*(ctypes.byref(x) for x in (result, copy, index, out)))
+        assert list(out._data[1 : result.value + 1]) == legal
+        state.apply_action(rng.choice(legal))
+    batch = game.batch(4)
+    for _ in range(60):
+        actions = []
+        for k in range(batch.size):
+            if batch.is_terminal(k):
+                batch.reset(k)
+                actions.append(-1)
+                continue
+            g = native.call("r2g_game_at", batch._games, k)
+            table = native.call("r2g_table_legal", g, native.all)
+            assert batch.legal_actions(k) == list(table._data[: int(table._size)])
+            actions.append(batch.random_action(k, rng))
+        batch.step(actions)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
 from rulebook2game.workspace import open_workspace
-from tests.rl_support import game_copy
+from tests.rl_support import game_copy, in_process_matches_table
 
 GAME = Path(__file__).parent / "data" / "games" / "breakthrough_squares"
 OPTIONS = {"fuzz": 60, "request_timeout": 5.0, "batch_timeout": 10.0}
@@ -51,3 +53,10 @@ def test_a_list_that_strands_the_game_is_named_as_a_list_problem(tmp_path: Path)
     found = _listing_findings(broken)
     assert len(found) == 1, found
     assert "moves" in found[0][1]
+
+
+@pytest.mark.slow
+def test_in_process_steps_and_batches_take_the_list(tmp_path: Path) -> None:
+    # in-process steps and batches use the game's own list (not 4096 tests per step),
+    # and it must be the table's legal set
+    in_process_matches_table(_game(tmp_path), 20261128)

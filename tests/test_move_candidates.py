@@ -10,20 +10,17 @@ is a fault of the game, reported as a finding.
 
 from __future__ import annotations
 
-import ctypes
-import random
 from pathlib import Path
 
 import pytest
 
-import rulebook2game
 from rulebook2game.check.fuzz import FuzzConfig, Fuzzer
 from rulebook2game.check.native import native_candidates, native_chooser, native_order
 from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
 from rulebook2game.targets.base import PlayoutRng, compile_and_start
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.workspace import Workspace, open_workspace
-from tests.rl_support import game_copy
+from tests.rl_support import game_copy, in_process_matches_table
 
 GAME = Path(__file__).parent / "data" / "games" / "breakthrough_candidates"
 OPTIONS = {"fuzz": 60, "request_timeout": 5.0, "batch_timeout": 10.0}
@@ -102,35 +99,7 @@ def test_the_loop_and_its_replay_agree_and_the_candidates_give_the_table(
 
 @pytest.mark.slow
 def test_in_process_steps_give_the_whole_table_scan(tmp_path: Path) -> None:
-    game = rulebook2game.load(_game(tmp_path), trust=True)
-    native = game._native
-    rng = random.Random(SEED)
-    state = game.new_initial_state()
-    result, index = ctypes.c_longlong(), ctypes.c_longlong(-1)
-    out = native.call("r2g_int_buffer", native.size + 1)
-    for _ in range(300):
-        if state.is_terminal():
-            state = game.new_initial_state()
-        legal = state.legal_actions()
-        table = native.call("r2g_table_legal", state._g, native.all)
-        assert legal == list(table._data[: int(table._size)])
-        copy = native.copy(ctypes.byref(state._g))
-        native.step(*(ctypes.byref(x) for x in (result, copy, index, out)))
-        assert list(out._data[1 : result.value + 1]) == legal
-        state.apply_action(rng.choice(legal))
-    batch = game.batch(4)
-    for _ in range(60):
-        actions = []
-        for k in range(batch.size):
-            if batch.is_terminal(k):
-                batch.reset(k)
-                actions.append(-1)
-                continue
-            g = native.call("r2g_game_at", batch._games, k)
-            table = native.call("r2g_table_legal", g, native.all)
-            assert batch.legal_actions(k) == list(table._data[: int(table._size)])
-            actions.append(batch.random_action(k, rng))
-        batch.step(actions)
+    in_process_matches_table(_game(tmp_path), SEED)
 
 
 @pytest.mark.slow

@@ -129,6 +129,22 @@ fun<T> r2g_candidate_list(Game g, Vector<T> all) -> Vector<Int>:
         out.append(n)
     return out
 
+# The legal actions of a game that lists its moves, written to out[offset ..]
+# ascending; their number, or -1 for a game that does not list them. `c.legal` (room
+# for every action) holds the list meanwhile: no buffer is made per call.
+fun r2g_lister_legal(Game g, R2GCandidates c, Vector<Int> out, Int offset) -> Int:
+    if g is R2GMoveLister:
+        let n = 0
+        if !g.is_done():
+            n = g.r2g_moves(c.legal)
+        let k = 0
+        while k != n:
+            out.set(offset + k, c.legal.get(k))
+            k = k + 1
+        r2g_sort_range(out, offset, n)
+        return n
+    return -1
+
 # The legal actions among the game's candidates, written to out[offset ..] ascending
 # (a candidate listed twice is written twice: the check reports it); their number, or
 # -1 for a game that lists no candidates (or lists its legal moves). `c.legal` holds
@@ -195,15 +211,18 @@ fun<T> r2g_legal(Game g, Vector<T> all, R2GCandidates c) -> Vector<Int>:
     out.resize(r2g_point_legal(g, all, c, out, 0))
     return out
 
-# The legal entries of `g` (not listed by the game), ascending, written to
-# out[offset ..]; their number. Only the entries of the point `g` is suspended at are
+# The legal entries of `g`, ascending, written to out[offset ..]; their number. A game
+# that lists its moves: its list (`r2g_lister_legal`). Only the entries of the point `g` is suspended at are
 # tested (rlc's `can` is false at every other point, and a group is in table order),
 # or the whole table when `c` has no map, the point has no entries (a mixed point) or
 # is beyond the map: the same choice as `r2g_pick`, so the same list as testing every
 # entry. A game that lists candidate moves: only its candidates are tested
 # (`r2g_candidates_legal`).
 fun<T> r2g_point_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> out, Int offset) -> Int:
-    let n = r2g_candidates_legal(g, all, c, out, offset)
+    let n = r2g_lister_legal(g, c, out, offset)
+    if n >= 0:
+        return n
+    n = r2g_candidates_legal(g, all, c, out, offset)
     if n >= 0:
         return n
     n = 0
@@ -526,16 +545,6 @@ fun<T> r2g_step(Game g, Vector<T> all, R2GCandidates c, Int index, Vector<Int> o
         out.set(0, -4)
         return 0
     out.set(0, get_current_player(g))
-    if g is R2GMoveLister:
-        let listed : Vector<Int>
-        listed.resize(all.size())
-        let count = g.r2g_moves(listed)
-        r2g_sort(listed, count)
-        let k = 0
-        while k != count:
-            out.set(k + 1, listed.get(k))
-            k = k + 1
-        return count
     return r2g_point_legal(g, all, c, out, 1)
 
 fun r2g_new_games(Int count) -> Vector<Game>:
