@@ -509,8 +509,9 @@ class Fuzzer:
             return None
         texts = engine.action_texts
         candidates = engine.candidate_indices(state) if hook == "r2g_move_candidates" else None
-        if candidates is not None and len(set(candidates)) != len(candidates):
-            twice = sorted({texts[i] for i in candidates if candidates.count(i) > 1})
+        filled = [i for i in candidates if i != -1] if candidates is not None else None
+        if filled is not None and len(set(filled)) != len(filled):
+            twice = sorted({texts[i] for i in filled if filled.count(i) > 1})
             return f"invariant moves_listed broken: {hook} lists {', '.join(twice[:5])} twice"
         listed = tuple(engine.legal_indices(state))
         tested = tuple(engine.table_legal_indices(state))

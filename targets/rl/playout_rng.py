@@ -19,10 +19,12 @@ greeting: ``lists_moves``) skips 1-3: the loop takes ``listed[below(len(listed))
 with the indices in the order the pages list them (the engine reports that order:
 ``RlEngine.listed_indices``), one draw per step.
 
-A game that lists candidate moves (``r2g_move_candidates``, greeting:
-``lists_candidates``) replaces the candidates of 1 with its own list, in the pages'
-order (``RlEngine.candidate_indices``): 2-4 then draw among them, and the legal actions
-of 3 are the legal candidates in that order.
+A game that lists candidate moves (``r2g_move_candidates``, or slots:
+``r2g_candidate_slots``/``r2g_candidate_at``; greeting: ``lists_candidates``) replaces
+the candidates of 1 with its own list, in the pages' order (``RlEngine.candidate_indices``;
+slots in slot order, an empty one -1, never legal): 2-4 then draw among them, and the
+legal actions of 3 are the legal candidates in that order. The native loop computes only
+the slots it draws; the draws are the same as over the whole list.
 
 ``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through

@@ -232,13 +232,15 @@ class LoadedGame:
         if not listed or not 0 <= listed[-1] <= size or len(listed) != listed[-1] + 1:
             count = listed[-1] if listed else None
             raise GameFault(
-                f"r2g_move_candidates returned {count}, not a count of 0 to {size} candidates"
+                f"r2g_move_candidates (or r2g_candidate_slots) returned {count}, not a count "
+                f"of 0 to {size} candidates"
             )
-        wrong = [i for i in listed[:-1] if not 0 <= i < size]
+        wrong = [i for i in listed[:-1] if not -1 <= i < size]  # -1: an empty slot
         if wrong:
             raise GameFault(
-                f"r2g_move_candidates wrote {wrong[0]}, not an index of the action table "
-                f"(0 to {size - 1})"
+                f"a candidate (r2g_move_candidates or r2g_candidate_at) is {wrong[0]}, "
+                f"not an index of the action table "
+                f"(0 to {size - 1}) nor -1 (an empty slot)"
             )
         return listed[:-1]
 

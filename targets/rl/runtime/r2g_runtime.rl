@@ -90,6 +90,69 @@ trait<T> R2GMoveLister:
 trait<T> R2GMoveCandidates:
     fun r2g_move_candidates(T g, Vector<Int> out) -> Int
 
+# The same candidates without writing a list (reference.md, "Candidate slots"): the
+# game has `r2g_candidate_slots(g)` slots (at most one per table entry) and slot k
+# holds the table index `r2g_candidate_at(g, k)`, or -1 when it is empty. The loop
+# draws a slot and computes only that one, so a step costs a few draws instead of a
+# list of every candidate; everything else reads the slots in order, as a list in
+# which -1 is never legal. A game with a list (`R2GMoveCandidates`) uses its list.
+trait<T> R2GCandidateSlots:
+    fun r2g_candidate_slots(T g) -> Int
+    fun r2g_candidate_at(T g, Int k) -> Int
+
+# Whether the game lists candidate moves, as a list or as slots.
+fun r2g_has_candidates(Game g) -> Bool:
+    let found = false
+    if g is R2GMoveCandidates:
+        found = true
+    else if g is R2GCandidateSlots:
+        found = true
+    return found
+
+# The game's candidates written to out[0 .. n), n returned (the slots one by one, -1 for
+# an empty one); a count out of 0..out.size() is returned unwritten. Not called at a
+# finished game, nor for a game without candidates.
+fun r2g_fill_candidates(Game g, Vector<Int> out) -> Int:
+    let n = 0
+    if g is R2GMoveCandidates:
+        n = g.r2g_move_candidates(out)
+    else if g is R2GCandidateSlots:
+        n = g.r2g_candidate_slots()
+        if n >= 0 and n <= out.size():
+            let k = 0
+            while k != n:
+                out.set(k, g.r2g_candidate_at(k))
+                k = k + 1
+    return n
+
+# The slots written to `out` (a game with a list has written it already).
+fun r2g_fill_slots(Game g, Vector<Int> out):
+    let listed = false
+    if g is R2GMoveCandidates:
+        listed = true
+    if !listed:
+        r2g_fill_candidates(g, out)
+
+# How many candidates the loop draws among: a list is written to `out` first; slots
+# are only counted.
+fun r2g_candidate_count(Game g, Vector<Int> out) -> Int:
+    let n = 0
+    if g is R2GMoveCandidates:
+        n = g.r2g_move_candidates(out)
+    else if g is R2GCandidateSlots:
+        n = g.r2g_candidate_slots()
+    return n
+
+# Candidate k of those counted by `r2g_candidate_count` (read from the list, or the
+# slot computed).
+fun r2g_candidate_drawn(Game g, Vector<Int> out, Int k) -> Int:
+    let candidate = -1
+    if g is R2GMoveCandidates:
+        candidate = out.get(k)
+    else if g is R2GCandidateSlots:
+        candidate = g.r2g_candidate_at(k)
+    return candidate
+
 # Whether the game lists its own legal actions (the worker tells the engine, so that
 # the native loop's choices can be replayed: playout_rng.py). Starts no game: a game
 # that fails at its start must fail at the engine's first request, not at loading.
@@ -107,7 +170,7 @@ fun r2g_lists_candidates() -> Bool:
     let candidates = false
     if g is R2GMoveLister:
         return false
-    if g is R2GMoveCandidates:
+    if r2g_has_candidates(g):
         candidates = true
     return candidates
 
@@ -117,11 +180,11 @@ fun r2g_lists_candidates() -> Bool:
 # lists no candidates.
 fun<T> r2g_candidate_list(Game g, Vector<T> all) -> Vector<Int>:
     let out : Vector<Int>
-    if g is R2GMoveCandidates:
+    if r2g_has_candidates(g):
         out.resize(all.size())
         let n = 0
         if !g.is_done():
-            n = g.r2g_move_candidates(out)
+            n = r2g_fill_candidates(g, out)
         if n < 0 or n > all.size():
             out.resize(0)
         else:
@@ -153,11 +216,11 @@ fun r2g_lister_legal(Game g, R2GCandidates c, Vector<Int> out, Int offset) -> In
 fun<T> r2g_candidates_legal(Game g, Vector<T> all, R2GCandidates c, Vector<Int> out, Int offset) -> Int:
     if g is R2GMoveLister:
         return -1
-    if g is R2GMoveCandidates:
+    if r2g_has_candidates(g):
         let size = all.size()
         let m = 0
         if !g.is_done():
-            m = g.r2g_move_candidates(c.legal)
+            m = r2g_fill_candidates(g, c.legal)
         if m < 0 or m > size:
             return 0
         let n = 0
@@ -489,20 +552,21 @@ fun<T> r2g_scanned(Game g, Vector<T> all, R2GCandidates c, Int slot, Int saved, 
 fun<T> r2g_pick_candidates(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng) -> Int:
     if g is R2GMoveLister:
         return R2G_TABLE
-    if g is R2GMoveCandidates:
+    if r2g_has_candidates(g):
         let size = all.size()
-        let m = g.r2g_move_candidates(c.legal)
+        let m = r2g_candidate_count(g, c.legal)
         if m <= 0 or m > size:
             return -1
         let saved = rng.state
         let tries = m / 4 + 8
         while tries != 0:
-            let candidate = c.legal.get(rng.below(m))
+            let candidate = r2g_candidate_drawn(g, c.legal, rng.below(m))
             if candidate >= 0 and candidate < size:
                 if r2g_can(g, all.get(candidate)):
                     return candidate
             tries = tries - 1
         # the legal candidates, moved to the front in listed order
+        r2g_fill_slots(g, c.legal)
         let n = 0
         let k = 0
         while k != m:
