@@ -60,6 +60,13 @@ def test_section_text_says_which_sentences_are_not_rules(rulebook: Rulebook) -> 
     assert "[2#6] " in sidebar and "[2#6] (" not in sidebar  # a rule carries no tag
 
 
+def test_a_parent_section_names_its_subsections(rulebook: Rulebook) -> None:
+    # a section whose text is all in its subsections must not read as empty
+    parent = rulebook.section_text("3")
+    assert "Subsections (read each by its id): " in parent and "[3.2] Movement" in parent
+    assert "Subsections" not in rulebook.section_text("3.2")
+
+
 def test_unknown_section_names_close_ids(rulebook: Rulebook) -> None:
     with pytest.raises(KeyError, match=r"did you mean 3\.2"):
         rulebook.section_text("3.2.9")

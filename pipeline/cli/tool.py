@@ -55,7 +55,9 @@ def tool_command(
         runner = ToolRunner(ws, toolbox, pages, second=second_pages(ws))
         outcome = runner.run(ToolCall("cli", name, arguments))
         target = err_console if outcome.effect == "retry" else console
-        target.out(outcome.content, end="", highlight=False)
+        # one answer per line, so that answers printed one after another stay apart
+        ending = "" if outcome.content.endswith("\n") else "\n"
+        target.out(outcome.content, end=ending, highlight=False)
     raise typer.Exit(code=_EXIT.get(outcome.effect, 0))
 
 

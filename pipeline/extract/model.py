@@ -189,6 +189,10 @@ class Rulebook(_Model):
         out = [f"[{sec.id}] {sec.title} (p. {sec.page}{parent})"]
         for index, block in enumerate(sec.blocks):
             out.append(_render_block(block, by_block.get(index, [])))
+        children = [s for s in self.sections if s.parent == sec.id]
+        if children:
+            listed = ", ".join(f"[{s.id}] {s.title}" for s in children)
+            out.append(f"Subsections (read each by its id): {listed}")
         return "\n\n".join(out)
 
 
