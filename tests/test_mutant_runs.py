@@ -307,3 +307,17 @@ def test_progress_prints_survivors_with_brackets_verbatim(
     err = capsys.readouterr().err
     assert "survivor p:1:7 op: `b.pieces[1 - current] = 0` deleted" in err
     assert "[x]game: mutants 2/2 (killed 1, survived 1)" in err
+
+
+def test_reports_list_the_mutants_the_compiler_refused() -> None:
+    refused = replace(
+        _outcomes(1)[0],
+        id="q",
+        status="not_compiled",
+        finding="pages/board.rl:12:5: error: no such variable 'x'\n  more detail",
+    )
+    run = MutantRun("g", (*_outcomes(2), refused), 5.0, 3)
+    text = render_mutants_markdown(run)
+    section = text.split("## Not compiled")[1]
+    assert "- `q` at p:1:7: change: pages/board.rl:12:5: error: no such variable 'x'" in section
+    assert "more detail" not in section and "p:2:op:2" not in section

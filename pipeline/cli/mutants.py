@@ -59,7 +59,8 @@ def _summary(run: MutantRun) -> None:
     console.print(
         f"{escape(run.game)}: {run.killed}/{run.total} mutants killed ({rate}); "
         f"{len(run.survivors)} surviving, {len(run.equivalents)} reviewed as equivalent, "
-        f"{run.not_compiled} not compiled, {len(run.errors)} errors; {run.seconds:.0f} s",
+        f"{run.not_compiled} not compiled{' (listed in mutants.md)' if run.not_compiled else ''}, "
+        f"{len(run.errors)} errors; {run.seconds:.0f} s",
         soft_wrap=True,
     )
     for o in run.survivors:

@@ -80,7 +80,21 @@ def render_mutants_markdown(run: MutantRun) -> str:
     lines += _section("Survivors (not explained: weaknesses of the checks)", run.survivors)
     lines += _section("Reviewed as equivalent", run.equivalents)
     lines += _section("Errors", run.errors)
+    lines += _refused(run)
     return "\n".join(lines) + "\n"
+
+
+def _refused(run: MutantRun) -> list[str]:
+    """The mutants the compiler refused, one line each (they count in no rate)."""
+    refused = [o for o in run.outcomes if o.status == "not_compiled"]
+    if not refused:
+        return []
+    lines = ["", "## Not compiled (the compiler refused the change; counted in no rate)", ""]
+    for o in refused:
+        first = (o.finding or "").strip().splitlines()[:1]
+        why = f": {first[0][:160]}" if first else ""
+        lines.append(f"- `{o.id}` at {o.where}: {o.description}{why}")
+    return lines
 
 
 def _rerun_line(run: MutantRun) -> list[str]:
