@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import ALL_STAGES, run_check
 from rulebook2game.check.scenarios import (
     Scenario,
@@ -127,15 +128,26 @@ def test_each_kind_of_expectation_can_fail(engine: RlEngine) -> None:
     assert failure is not None and failure.what == "illegal" and failure.after == 0
 
 
-def test_the_stage_reports_a_mistranslation_with_scenario_step_pages_and_example(
-    pig: Workspace, tmp_path: Path
-) -> None:
+CHECK_OPTIONS = {"fuzz": 0, "oracle": 0}
+"""Scenarios alone: the stage under test, without fuzzing or a reference run."""
+
+
+def _checked_with(
+    pig: Workspace, tmp_path: Path, name: str, text: str
+) -> tuple[Path, Workspace, CheckReport]:
+    """A copy of pig with one scenario written, and the check of it."""
     root = tmp_path / "pig"
     shutil.copytree(pig.root, root, ignore=shutil.ignore_patterns("build", "reports"))
     ws = open_workspace(root)
-    write_scenario(root, "one_ends_turn", _scenario(ONE_ENDS_THE_TURN))
-    options = {"fuzz": 0, "oracle": 0}
-    report = run_check(ws, ALL_STAGES, options=options)
+    write_scenario(root, name, _scenario(text))
+    return root, ws, run_check(ws, ALL_STAGES, options=CHECK_OPTIONS)
+
+
+def test_the_stage_reports_a_mistranslation_with_scenario_step_pages_and_example(
+    pig: Workspace, tmp_path: Path
+) -> None:
+    root, ws, report = _checked_with(pig, tmp_path, "one_ends_turn", ONE_ENDS_THE_TURN)
+    options = CHECK_OPTIONS
     stage = report.stage("scenarios")
     assert stage is not None and stage.status == "ok" and stage.stats["scenarios"] == 1
     assert report.ok
@@ -312,12 +324,8 @@ def test_a_setup_set_starts_from_the_edited_position(engine: RlEngine, tmp_path:
 def test_check_runs_a_scenario_with_set_and_reports_a_wrong_path(
     pig: Workspace, tmp_path: Path
 ) -> None:
-    root = tmp_path / "pig"
-    shutil.copytree(pig.root, root, ignore=shutil.ignore_patterns("build", "reports"))
-    ws = open_workspace(root)
-    write_scenario(root, "at_95", _scenario(SET_95))
-    options = {"fuzz": 0, "oracle": 0}
-    report = run_check(ws, ALL_STAGES, options=options)
+    root, ws, report = _checked_with(pig, tmp_path, "at_95", SET_95)
+    options = CHECK_OPTIONS
     stage = report.stage("scenarios")
     assert stage is not None and stage.status == "ok" and stage.stats["passed"] == 1
     wrong = SET_95.replace('"scores[0]" = 95', '"scores[5]" = 95')
