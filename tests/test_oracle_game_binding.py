@@ -115,3 +115,14 @@ def test_a_list_of_names_maps_a_square_to_its_number() -> None:
     # OpenSpiel's breakthrough starts with Black on ranks 7 and 8, moving down.
     assert "move(from_sq=48, to_sq=40)" in moves and "move(from_sq=49, to_sq=40)" in moves
     assert len(moves) == 22 and all(m.startswith("move(from_sq=") for m in moves)
+
+
+def test_a_name_missing_from_the_index_list_is_one_line_about_oracle_toml(tmp_path: Path) -> None:
+    game = Path(shutil.copytree(REVERSI.parent / "breakthrough_candidates", tmp_path / "b"))
+    binding = game / "oracle.toml"
+    text = binding.read_text()
+    cut = text.rindex('"a6", ')  # to_sq's list loses a6, where black's first moves go
+    binding.write_text(text[:cut] + text[cut + len('"a6", ') :])
+    engine = load_oracle("openspiel:breakthrough", game)
+    with pytest.raises(OracleError, match=r"the engine wrote 'a6', which convert's index"):
+        engine.legal_actions(engine.initial())

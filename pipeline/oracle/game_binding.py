@@ -157,8 +157,19 @@ def register_python_engine(game_dir: Path, spec: OracleSpec) -> None:
 
 def make_converter(spec: ConvertSpec) -> Converter:
     """The function a ``convert`` entry describes (group text -> value)."""
-    if spec.index is not None:
-        symbols, offset = spec.index, spec.offset
-        return lambda raw: symbols.index(raw) + offset
     offset = spec.offset
+    if spec.index is not None:
+        symbols = spec.index
+
+        def position(raw: str) -> int:
+            if raw not in symbols:  # a mapping that misses a name the engine writes
+                names = list(symbols)
+                shown = ", ".join(map(repr, names[:4])) + (", ..." if len(names) > 4 else "")
+                raise OracleError(
+                    f"{ORACLE_FILE}: the engine wrote {raw!r}, which convert's index does "
+                    f"not hold ({len(names)} name(s): {shown})"
+                )
+            return symbols.index(raw) + offset
+
+        return position
     return lambda raw: int(raw) + offset
