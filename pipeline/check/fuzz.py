@@ -549,8 +549,13 @@ class Fuzzer:
         for action in actions:
             last = self.engine.apply(last, action)
         problem = self._listing_problem(last) or problem
-        hook = "r2g_moves" if getattr(self.engine, "lists_moves", False) else "r2g_move_candidates"
-        finding = self._finding(fk.INVARIANT, problem, actions, functions=(hook,))
+        # the page that lists them: a list, or slots (rl functions or RulePage clauses)
+        hooks = (
+            ("r2g_moves",)
+            if getattr(self.engine, "lists_moves", False)
+            else ("r2g_move_candidates", "r2g_candidate_slots", "r2g_candidate_at")
+        )
+        finding = self._finding(fk.INVARIANT, problem, actions, functions=hooks)
         self._add(finding, "moves_listed")
         return False
 

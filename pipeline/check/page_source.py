@@ -24,6 +24,7 @@ _HOOK_CLAUSES = (
     (re.compile(r"^returns\s*\("), "score"),
     (re.compile(r"^end\s+when\b"), "score"),
     (re.compile(r"^(?:player\s*:|chance\s+when\b)"), "get_current_player"),
+    (re.compile(r"^slots\s"), "r2g_candidate_at"),
 )
 """RulePage clauses that play the part of an rl hook (to name their page in a finding)."""
 _CODE_INDENT = 4

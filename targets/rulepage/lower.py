@@ -321,6 +321,23 @@ class Composer:
                         )
                 for line in reducer.body.lines:
                     self._check_follow(line)
+        self._check_slots()
+
+    def _check_slots(self) -> None:
+        seen: dict[str, Span] = {}
+        for page in self.pages:
+            for slots in page.slots:
+                ref = slots.action
+                self._check_ref(ref, interface_only=True)
+                if slots.index in ref.params:
+                    self.problems.add(
+                        ref.at, f"the slot number `{slots.index}` is also an argument's name"
+                    )
+                if ref.name in seen:
+                    message = f"`{ref.name}` has two `slots` clauses; give it one"
+                    self.problems.add(ref.at, message)
+                    self.problems.add(seen[ref.name], message)
+                seen.setdefault(ref.name, ref.at)
 
     def _check_ref(self, ref: ActionRef, *, interface_only: bool) -> None:
         kind = self.kinds.get(ref.name)
@@ -392,6 +409,7 @@ class Composer:
             self._choose_group(groups)
         self._play(groups)
         self._hooks()
+        self._slots()
         names = tuple(tuple(k.name for k in kinds) for _, kinds in groups)
         return Lowered(o.source(), o.map(), names if len(groups) > 1 else ())
 
@@ -905,6 +923,94 @@ class Composer:
             o.line("")
             o.line("fun r2g_log_line(Game game, Int i) -> String:")
             o.line("    return game.g.r2gp_log.get(i)")
+
+    # -- candidate slots: where the legal moves can be ------------------------------
+
+    def _slots(self) -> None:
+        """``r2g_candidate_slots``/``r2g_candidate_at`` (targets/rl/reference.md,
+        "Candidate slots") when some page gives an action ``slots``: the actions in table
+        order, each while its guard holds, contributing its clause's slots, or one slot
+        per table entry when it has no clause. Every legal action is in exactly one slot
+        as long as each clause holds every legal move of its action once (the fuzz stage
+        compares them with testing the whole table)."""
+        clauses = {s.action.name: s for page in self.pages for s in page.slots}
+        if not clauses:
+            return
+        o = self.out
+        actions = []
+        offset = 0
+        for spec in self.interface.actions:
+            sizes = [(a.max or 0) - (a.min or 0) + 1 for a in spec.args]
+            size = 1
+            for n in sizes:
+                size *= n
+            actions.append((spec, offset, size))
+            offset += size
+        for spec, base, size in actions:
+            kind = self.kinds[spec.name]
+            o.line(f"fun r2gp_may__{spec.name}(State g, Int tier) -> Bool:")
+            for tier, texts in self._guard_terms(kind):
+                o.line(f"    if tier == {tier}:")
+                indent = "        "
+                for text in texts:
+                    o.user(f"{indent}if (", text.text + "):", *self._where(text))
+                    indent += "    "
+                o.line(f"{indent}return true")
+            o.line("    return false")
+            o.line("")
+            if spec.name not in clauses:
+                continue
+            clause = clauses[spec.name]
+            at = self._origin(clause.action.at)
+            count = clause.count
+            o.line(f"fun r2gp_slots__{spec.name}(State g) -> Int:", at)
+            o.user("    let count = ", count.text, *self._where(count))
+            o.line(
+                f'    assert(count >= 0 and count <= {size}, "the slots of {spec.name} '
+                f'number less than 0 or more than its {size} table entries")',
+                at,
+            )
+            o.line("    return count", at)
+            o.line("")
+            o.line(f"fun r2gp_slot__{spec.name}(State g, Int {clause.index}) -> Int:", at)
+            for arg, param in zip(spec.args, clause.action.params, strict=True):
+                o.line(f"    let {param} = {(arg.min or 0) - 1}", at)
+            for line in clause.body.lines:
+                o.user("    ", line.text, line.at.file, line.at.line, line.at.column)
+            index, stride = [], 1
+            for arg, param in reversed(list(zip(spec.args, clause.action.params, strict=True))):
+                lo, hi = arg.min or 0, arg.max or 0
+                o.line(f"    if {param} < {lo} or {param} > {hi}:", at)
+                o.line("        return -1", at)
+                index.append(f"({param} - {lo}) * {stride}")
+                stride *= hi - lo + 1
+            o.line(f"    return {' + '.join([str(base), *reversed(index)])}", at)
+            o.line("")
+        o.line("fun r2g_candidate_slots(Game game) -> Int:")
+        o.line("    let tier = r2gp_tier(game.g)")
+        o.line("    let n = 0")
+        for spec, _base, size in actions:
+            o.line(f"    if r2gp_may__{spec.name}(game.g, tier):")
+            counted = f"r2gp_slots__{spec.name}(game.g)" if spec.name in clauses else str(size)
+            o.line(f"        n = n + {counted}")
+        o.line("    return n")
+        o.line("")
+        o.line("fun r2g_candidate_at(Game game, Int k) -> Int:")
+        o.line("    let tier = r2gp_tier(game.g)")
+        o.line("    let rest = k")
+        for spec, base, size in actions:
+            o.line(f"    if r2gp_may__{spec.name}(game.g, tier):")
+            if spec.name in clauses:
+                o.line(f"        let count = r2gp_slots__{spec.name}(game.g)")
+                o.line("        if rest < count:")
+                o.line(f"            return r2gp_slot__{spec.name}(game.g, rest)")
+            else:
+                o.line(f"        let count = {size}")
+                o.line("        if rest < count:")
+                o.line(f"            return {base} + rest")
+            o.line("        rest = rest - count")
+        o.line("    return -1")
+        o.line("")
 
 
 def compose(

@@ -83,6 +83,19 @@ class Reducer:
 
 
 @dataclass(frozen=True)
+class Slots:
+    """``slots NAME(args) for k < COUNT:`` where the action's legal moves can be: COUNT
+    slots (an ``Int`` of the state), and the block sets the arguments of slot ``k``; an
+    argument left outside its range (each starts one below its minimum) leaves the slot
+    empty. Speed only: the engine still tests every offer."""
+
+    action: ActionRef
+    index: str
+    count: Text
+    body: Block
+
+
+@dataclass(frozen=True)
 class Auto:
     """``auto when COND:`` an entailment applied after every reduction while COND holds."""
 
@@ -129,6 +142,7 @@ class Page:
     offers: tuple[Offer, ...] = ()
     requires: tuple[Require, ...] = ()
     reducers: tuple[Reducer, ...] = ()
+    slots: tuple[Slots, ...] = ()
     autos: tuple[Auto, ...] = ()
     ends: tuple[Text, ...] = ()
     returns: Returns | None = None
@@ -152,6 +166,7 @@ _CLAUSES: dict[str, re.Pattern[str]] = {
     "offer": re.compile(rf"^offer\s+{_CALL}\s*(?:when\s+(\S.*?))?\s*(?:\bweight\s+(\S.*))?$"),
     "require": re.compile(rf"^require\s+{_CALL}\s*when\s+(\S.*)$"),
     "on": re.compile(rf"^on\s+{_CALL}\s*:\s*$"),
+    "slots": re.compile(rf"^slots\s+{_CALL}\s+for\s+({_IDENT})\s*<\s*(\S.*?)\s*:\s*$"),
     "auto": re.compile(r"^auto\s+when\s+(\S.*?)\s*:\s*$"),
     "end": re.compile(r"^end\s+when\s+(\S.*)$"),
     "returns": re.compile(rf"^returns\s*\(\s*({_IDENT})\s*\)\s*:\s*(\S.*)$"),
@@ -169,6 +184,7 @@ KEYWORDS = (
     "offer",
     "require",
     "on",
+    "slots",
     "auto when",
     "end when",
     "returns(p):",
@@ -222,7 +238,17 @@ def parse_page(name: str, file: str, source: str) -> Page:
     lines = source.expandtabs(4).splitlines()
     fields: dict[str, object] = {}
     lists: dict[str, list[object]] = {
-        k: [] for k in ("bonds", "offers", "requires", "reducers", "autos", "ends", "imports")
+        k: []
+        for k in (
+            "bonds",
+            "offers",
+            "requires",
+            "reducers",
+            "slots",
+            "autos",
+            "ends",
+            "imports",
+        )
     }
     problems: list[PageProblem] = []
 
@@ -292,6 +318,11 @@ def parse_page(name: str, file: str, source: str) -> Page:
             else:
                 block, i = _block(lines, i - 1, file, here)
                 lists["reducers"].append(Reducer(ref, block))
+        elif kind == "slots":
+            ref = ActionRef(match.group(1), _params(match.group(2)), here)
+            block, i = _block(lines, i - 1, file, here)
+            count = text_at(match, 4, number)
+            lists["slots"].append(Slots(ref, match.group(3), count, block))
         elif kind == "auto":
             block, i = _block(lines, i - 1, file, here)
             lists["autos"].append(Auto(text_at(match, 1, number), block))

@@ -1,0 +1,133 @@
+"""RulePage ``slots`` clauses: where an action's legal moves can be, lowered to the rl
+target's candidate slots (``r2g_candidate_slots``/``r2g_candidate_at``).
+
+The corpus Breakthrough keeps its pieces' squares in a list and gives ``move`` three
+slots per piece of the player to move; these tests hold the lowering to the contract
+(every legal move in one slot, checked against the whole table) and the clause's
+errors to their page lines."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulebook2game.check.native import native_candidates, native_chooser, native_order
+from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
+from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rulepage.lower import compose
+from rulebook2game.targets.rulepage.syntax import parse_page
+from rulebook2game.workspace import Workspace, open_workspace
+from tests.rl_support import in_process_matches_table
+
+BREAKTHROUGH = CORPORA_DIR / "rulepage" / "breakthrough"
+OPTIONS = {"fuzz": 60, "request_timeout": 5.0, "batch_timeout": 10.0}
+SEED = 20261128
+SLOTS = "slots move(ff, fr, tf) for k < 3 * g.pieces[g.player]:\n"
+
+
+def _copy(tmp_path: Path, old: str = "", new: str = "") -> Path:
+    """The corpus game (links followed, no build), with ``old`` replaced by ``new`` once
+    in its pieces page."""
+    dest = tmp_path / "breakthrough"
+    shutil.copytree(BREAKTHROUGH, dest, symlinks=False, ignore=shutil.ignore_patterns("build"))
+    if old:
+        page = dest / "pages" / "pieces.page"
+        text = page.read_text()
+        assert text.count(old) == 1
+        page.write_text(text.replace(old, new))
+    return dest
+
+
+def _engine(root: Path, optimized: bool) -> RlEngine:
+    engine = compile_and_start(Workspace(root), optimized=optimized).engine
+    assert isinstance(engine, RlEngine)
+    return engine
+
+
+def _problems(tmp_path: Path, old: str, new: str) -> list[tuple[str, int, str]]:
+    ws = open_workspace(_copy(tmp_path, old, new))
+    pages = [parse_page(p.stem, f"pages/{p.name}", p.read_text()) for p in ws.pages_dir.iterdir()]
+    found = compose(pages, ws.interface(), 2)
+    assert isinstance(found, list), "the pages composed"
+    return [(p.at.file, p.at.line, p.message) for p in found]
+
+
+def test_two_slots_clauses_for_one_action_are_an_error_on_both(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, SLOTS, SLOTS + "    ff = -1\n\n" + SLOTS)
+    message = "`move` has two `slots` clauses; give it one"
+    assert [(f, m) for f, _, m in problems] == [("pages/pieces.page", message)] * 2
+    assert len({line for _, line, _ in problems}) == 2
+
+
+def test_a_slot_number_named_as_an_argument_is_an_error(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, SLOTS, SLOTS.replace("for k", "for ff"))
+    assert [m for _, _, m in problems] == ["the slot number `ff` is also an argument's name"]
+
+
+def test_slots_of_an_action_not_in_the_interface_are_an_error(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, SLOTS, SLOTS.replace("slots move(", "slots jump("))
+    assert len(problems) == 1 and "`jump` is not an action of interface.toml" in problems[0][2]
+
+
+@pytest.mark.slow
+def test_the_slots_give_the_table_and_the_loop_replays(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    with _engine(root, optimized=True) as fast, _engine(root, optimized=False) as checked:
+        assert fast.lists_candidates and not fast.lists_moves
+        played = fast.playouts(SEED, 4, 2000, record=True)
+        assert played == checked.playouts(SEED, 4, 2000, record=True)
+        choose = native_chooser(checked, SEED)
+        for game in played:
+            assert game.actions is not None and game.status == "terminal"
+            state, actions = checked.initial(), []
+            while not checked.is_terminal(state):
+                slots = native_candidates(checked, state)
+                assert slots is not None
+                filled = [c for c in slots if c != -1]  # -1: an empty slot
+                assert len(set(filled)) == len(filled) and len(slots) % 3 == 0
+                legal = checked.legal_indices(state)
+                assert legal == checked.table_legal_indices(state)
+                texts = checked.legal_actions(state)
+                actions.append(choose(native_order(checked, state, texts), slots))
+                state = checked.apply(state, actions[-1])
+            assert tuple(actions) == game.actions
+    in_process_matches_table(root, SEED)
+
+
+@pytest.mark.slow
+def test_slots_missing_a_legal_move_are_a_finding_at_the_pieces_page(tmp_path: Path) -> None:
+    # two slots per piece: the right diagonal is never offered
+    broken = _copy(
+        tmp_path,
+        "for k < 3 * g.pieces[g.player]:",
+        "for k < 2 * g.pieces[g.player]:",
+    )
+    text = (broken / "pages" / "pieces.page").read_text()
+    (broken / "pages" / "pieces.page").write_text(
+        text.replace("k / 3]", "k / 2]", 1).replace("k % 3 - 1", "k % 2 - 1", 1)
+    )
+    report = run_check(open_workspace(broken), (compile_stage, fuzz_stage), options=OPTIONS)
+    listed = [f for f in report.findings if "moves_listed" in f.message]
+    assert len(listed) == 1, [f.message for f in report.findings]
+    assert "leaves out move(" in listed[0].message
+    assert "pieces" in [p.page for p in listed[0].pages]
+
+
+@pytest.mark.slow
+def test_a_slot_count_beyond_the_table_is_a_fault_at_its_page_line(tmp_path: Path) -> None:
+    broken = _copy(tmp_path, SLOTS, SLOTS.replace("3 * g.pieces", "600 + 3 * g.pieces"))
+    report = run_check(open_workspace(broken), (compile_stage, fuzz_stage), options=OPTIONS)
+    faults = [f for f in report.findings if "number less than 0 or more than" in f.message]
+    assert faults, [f.message for f in report.findings]
+    line = next(
+        i
+        for i, t in enumerate((broken / "pages" / "pieces.page").read_text().splitlines(), 1)
+        if t.startswith("slots move(")
+    )
+    assert any(p.page == "pieces" and p.line == line for f in faults for p in f.pages), [
+        (p.page, p.line) for f in faults for p in f.pages
+    ]
