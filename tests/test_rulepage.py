@@ -428,8 +428,25 @@ def test_a_code_block_may_not_define_a_hook_the_target_writes(tmp_path: Path) ->
 # -- groups: each guard's actions wait at a resumption point of their own -------------
 
 
-def test_hearts_phases_lower_to_one_group_each() -> None:
-    lowered = lower_workspace(open_workspace(GOLD / "hearts"))
+def _hearts_without_slots(tmp_path: Path) -> Path:
+    """A copy of the corpus Hearts whose held page gives no `slots` (the loop then draws
+    among a group's entries)."""
+    game = shutil.copytree(GOLD / "hearts", tmp_path / "hearts", ignore=_BUILDS)
+    held = game / "pages" / "held.page"
+    text = held.read_text()
+    cut = re.sub(r"^slots .*:\n(?:    .*\n)+\n?", "", text, flags=re.MULTILINE)
+    assert text.count("\nslots ") == 3 and "\nslots " not in cut
+    held.write_text(cut)
+    return game
+
+
+def test_hearts_phases_lower_to_one_group_each(tmp_path: Path) -> None:
+    # with its slots the loop draws among them, so the game waits in one block
+    with_slots = lower_workspace(open_workspace(GOLD / "hearts"))
+    assert not isinstance(with_slots, list), with_slots
+    assert with_slots.groups == ()
+    assert "fun r2gp_group(" not in with_slots.source
+    lowered = lower_workspace(open_workspace(_hearts_without_slots(tmp_path)))
     assert not isinstance(lowered, list), lowered
     # chance draws the direction, chance deals, players pass, players play: the native
     # loop draws among one phase's 4 or 52 entries, not the whole 160-entry table
@@ -443,7 +460,7 @@ def test_hearts_phases_lower_to_one_group_each() -> None:
 
 
 def test_rulepage_hearts_build_tests_only_the_actions_of_its_phase(tmp_path: Path) -> None:
-    game = shutil.copytree(GOLD / "hearts", tmp_path / "hearts", ignore=_BUILDS)
+    game = _hearts_without_slots(tmp_path)
     with compile_and_start(open_workspace(game), optimized=True) as made:
         engine = made.engine
         assert isinstance(engine, RlEngine), made.error

@@ -405,6 +405,9 @@ class Composer:
         self._autos()
         self._apply()
         groups = self.groups()
+        if any(page.slots for page in self.pages):
+            # the loop draws among the slots, never among a group's entries: one block
+            groups = [([], [self.kinds[s.name] for s in self.interface.actions])]
         if len(groups) > 1:
             self._choose_group(groups)
         self._play(groups)
