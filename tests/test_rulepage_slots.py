@@ -24,6 +24,7 @@ from rulebook2game.workspace import Workspace, open_workspace
 from tests.rl_support import in_process_matches_table
 
 BREAKTHROUGH = CORPORA_DIR / "rulepage" / "breakthrough"
+HEARTS = CORPORA_DIR / "rulepage" / "hearts"
 OPTIONS = {"fuzz": 60, "request_timeout": 5.0, "batch_timeout": 10.0}
 SEED = 20261128
 SLOTS = "slots move(ff, fr, tf) for k < 3 * g.pieces[g.player]:\n"
@@ -131,3 +132,30 @@ def test_a_slot_count_beyond_the_table_is_a_fault_at_its_page_line(tmp_path: Pat
     assert any(p.page == "pieces" and p.line == line for f in faults for p in f.pages), [
         (p.page, p.line) for f in faults for p in f.pages
     ]
+
+
+def _hearts_problems(tmp_path: Path, page: str, extra: str) -> list[tuple[str, int, str]]:
+    dest = tmp_path / "hearts"
+    shutil.copytree(HEARTS, dest, symlinks=False, ignore=shutil.ignore_patterns("build"))
+    (dest / "pages" / page).write_text((dest / "pages" / page).read_text() + extra)
+    ws = open_workspace(dest)
+    pages = [parse_page(p.stem, f"pages/{p.name}", p.read_text()) for p in ws.pages_dir.iterdir()]
+    found = compose(pages, ws.interface(), 4)
+    assert isinstance(found, list), "the pages composed"
+    return [(p.at.file, p.at.line, p.message) for p in found]
+
+
+def test_a_second_redrawn_block_is_an_error_on_both_pages(tmp_path: Path) -> None:
+    problems = _hearts_problems(tmp_path, "deal.page", "\nredrawn:\n    g.dealt = g.dealt\n")
+    assert sorted((f, m) for f, _, m in problems) == [
+        ("pages/deal.page", "`redrawn:` is given on two pages"),
+        ("pages/held.page", "`redrawn:` is given on two pages"),
+    ]
+
+
+def test_a_code_block_may_not_write_a_runtime_hook(tmp_path: Path) -> None:
+    hook = "\n    fun r2g_candidate_slots(State g) -> Int:\n        return 0\n"
+    problems = _hearts_problems(tmp_path, "held.page", hook)
+    assert len(problems) == 1
+    assert "`r2g_candidate_slots` is written by the rulepage target" in problems[0][2]
+    assert "slots, redrawn:" in problems[0][2]
