@@ -10,6 +10,7 @@ import pytest
 
 from rulebook2game.check.lines import (
     executed_by_checks,
+    invariant_lines,
     line_ranges,
     page_cites,
     start_line_probe,
@@ -354,3 +355,57 @@ def test_a_precondition_s_refusals_run_when_the_fuzz_stage_tests_the_whole_table
     with probe:
         ran = executed_by_checks(probe, ws, seed=0, fuzz=4, max_steps=300, batch_timeout=30.0)
     assert {("pages/turn.rl", 12), ("pages/turn.rl", 20)} <= ran
+
+
+def test_an_invariants_functions_and_their_helpers_are_its_lines(tmp_path: Path) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "rules.rl").write_text(
+        "fun scores_in_range(Game g) -> Bool:\n"  # 1: the invariant
+        "    if !in_range(g.scores[0]):\n"
+        "        return false\n"
+        "    return true\n"
+        "\n"
+        "fun in_range(Int s) -> Bool:\n"  # 6: only the invariant calls it
+        "    return s >= 0\n"
+        "\n"
+        "fun bank(Game g) -> Int:\n"  # 9: a rule, also used by the invariant below
+        "    return g.turn_total\n"
+    )
+    (pages / "check.page").write_text(
+        "# page: check\n"
+        "code:\n"
+        "    fun banked(Game game) -> Bool:\n"  # 3: a second invariant, on a RulePage page
+        "        return bank(game) >= 0\n"
+        "\n"
+        "on hold():\n"
+        "    g.score = bank(g)\n"  # bank is a rule: a clause calls it
+    )
+    found = invariant_lines(tmp_path, sorted(pages.iterdir()), ["scores_in_range", "banked"])
+    assert found == {
+        *(("pages/rules.rl", n) for n in (1, 2, 3, 4, 6, 7)),
+        ("pages/check.page", 3),
+        ("pages/check.page", 4),
+    }
+    assert invariant_lines(tmp_path, sorted(pages.iterdir()), []) == set()
+
+
+@pytest.mark.slow
+def test_an_invariants_failure_branch_is_not_an_unexecuted_line(tmp_path: Path) -> None:
+    ws = _copy(ROOT / "corpora" / "pig", tmp_path / "pig")
+    _add_unreachable(ws)
+    page = ws.pages_dir / "end.rl"
+    page.write_text(
+        page.read_text()
+        + "\nfun totals_fit(Game g) -> Bool:\n"
+        + "    if !fits(g.turn_total):\n        return false\n    return true\n"
+        + "\nfun fits(Int total) -> Bool:\n    return total >= 0\n"
+    )
+    toml = ws.root / "game.toml"
+    toml.write_text(
+        toml.read_text() + '\n[[invariants]]\nname = "totals_fit"\nkind = "fun"\n'
+        'fun = "totals_fit"\n'
+    )
+    report = run_check(ws, WITH_LINES, options={"fuzz": 100, "oracle": 0, "steer": 4})
+    stats = _lines(report)
+    assert stats["lines"] == {"pages/end.rl": "26"}, stats["lines"]

@@ -42,6 +42,7 @@ from rulebook2game.check.lines import (
     PageLine,
     cites_of,
     executed_by_checks,
+    invariant_lines,
     line_ranges,
     start_line_probe,
 )
@@ -301,6 +302,9 @@ def lines(ctx: StageContext) -> StageReturn:
             funs=[spec.fun for spec in ctx.config.invariants if spec.fun],
         )
         ran &= probe.executable
+        # an invariant's failure branch runs only when it breaks: never asked for
+        funs = [spec.fun for spec in ctx.config.invariants if spec.fun]
+        ran |= invariant_lines(ctx.workspace.root, ctx.workspace.pages(), funs) & probe.executable
         by_checks = len(probe.executable - ran)
         steered = steer(
             probe,
