@@ -22,7 +22,7 @@ from rulebook2game.agent.header import parse_header
 from rulebook2game.agent.pages import PageChange, PageStore
 from rulebook2game.agent.prompts import render
 from rulebook2game.agent.toolbox import CheckReport, Finding, Toolbox
-from rulebook2game.errors import BadInputError, Rulebook2GameError
+from rulebook2game.errors import BadInputError, BadWorkspaceError, Rulebook2GameError
 from rulebook2game.llm.messages import ToolCall
 from rulebook2game.workspace import Workspace
 
@@ -213,6 +213,13 @@ class ToolRunner:
         )
         return ToolOutcome(text, "compiled" if report.ok else "compile_failed")
 
+    def _target(self) -> str:
+        """The pages' target, for advice that differs by language ("" when unknown)."""
+        try:
+            return self.workspace.config().target
+        except BadWorkspaceError:
+            return ""
+
     def _run_checks(self, args: tools.RunChecksArgs) -> ToolOutcome:
         sources = self.pages.sources()
         if self.second is not None:
@@ -244,6 +251,7 @@ class ToolRunner:
             examples_more=max(0, len(report.uncovered_examples) - MAX_SENTENCES_SHOWN),
             actions=list(report.actions),
             unexecuted=self._finding_view(report.unexecuted) if report.unexecuted else None,
+            target=self._target(),
         )
         first = report.findings[0] if report.findings else None
         detail = f"{first.check}: {first.kind}" if first else ""

@@ -245,3 +245,29 @@ def test_finish_asks_who_translated_the_second_opinion(tmp_path: Path) -> None:
     (ws.root / "game.toml").write_text('name = "columns"\nplayers = 2\n')
     effect, text = _call(runner, "finish", {"summary": "done"})
     assert effect == "finish" and "who translated" not in text
+
+
+def test_the_briefs_say_how_each_target_writes_a_rule_invariant() -> None:
+    # a RulePage trial translator had to guess that an invariant takes the whole game and
+    # reads the pages' state as `.g` (the RulePage notes say functions take `State g`)
+    from rulebook2game.agent.prompts import PromptContext as Context
+    from rulebook2game.agent.prompts import render
+
+    for target, want in (("rl", "`fun NAME(Game g) -> Bool`"), ("rulepage", "`game.g`")):
+        context = Context(game="Pig", players=2, target=target, reference="(notes)", toc="1")
+        for template in ("AGENTS.md.j2", "agent/system.md.j2"):
+            text = render(template, **context.as_dict())
+            assert want in text, (target, template)
+            assert ("fun NAME(Game game) -> Bool" in text) == (target == "rulepage")
+    rulepage = _checks_text(unexecuted=_unexecuted_view(), target="rulepage")
+    assert "`returns(p)` itself is asked only of a finished game" in rulepage
+    rl = _checks_text(unexecuted=_unexecuted_view(), target="rl")
+    assert "finished or not)" in rl and "`returns(p)`" not in rl
+
+
+def _unexecuted_view() -> dict[str, object]:
+    return {
+        "message": "1 page line(s) no check executed: pages/end.page 33",
+        "cited": [],
+        "not_quoted": [],
+    }
