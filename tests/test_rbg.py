@@ -222,10 +222,11 @@ def test_games_whose_moves_begin_at_one_square_read_them_by_slots() -> None:
     for game, squares, per_square in (("breakthrough", 64, 3), ("connect_four", 7, 1)):
         source = _generated(game)
         assert "fun r2g_moves(" not in source and "fun r2g_candidate_at(" in source
-        slots = _function(source, "r2g_candidate_slots")
-        assert f"return {squares * per_square}" in slots
-        # a square without the mover's piece is refused before any search is set up
-        assert "r2gb_open" in _function(source, "r2g_candidate_at")
+        # the slots are those of the squares whose piece passes the first test (the
+        # mover's pieces, the open columns), kept listed by the moves applied
+        assert f"return game.g.n0 * {per_square}" in _function(source, "r2g_candidate_slots")
+        assert f"Int[{squares}] at0" in source
+        assert "r2gb_track(g, pos, old, " in _function(source, "r2gb_modify")
     # chess: a queen's square bounds 41 moves, too many slots stay empty: it lists them
     assert "fun r2g_moves(" in _generated("chess")
 

@@ -32,7 +32,10 @@ with a walk over the board's shape alone, the moves are candidate slots instead
 (``r2g_candidate_slots``/``r2g_candidate_at``): a slot searches from one square of the
 walk's end, whether the player can move is a search square by square until one has a
 move, and the whole list is searched only when an action outside the last square's
-moves is asked about. The state's text then holds the semi-state alone, since what
+moves is asked about. When the walk's end is a test of the pieces (``{b}``, ``{e}``), the
+squares that pass it are kept listed in the state (updated as moves are applied, in
+the order they came; rebuilt in square order when a state is parsed) and only theirs
+are slots. The state's text then holds the semi-state alone, since what
 was searched lazily must not change it. After a move the keeper moves (its first move, repeatedly)
 until a player is to move or nobody can: the play ends when the mover has no move.
 """
@@ -134,6 +137,23 @@ class _Lowering:
         )
         """Player switch -> the candidate slots of the searches starting there (every
         player's, or none: the game then lists its moves, ``r2g_moves``)."""
+        self.groups: list[tuple[SlotPlan, frozenset[str]]] = []
+        """Squares kept listed in the state: those of a plan's squares whose piece is one
+        of the pieces (the plans whose frontier states are all on-tests)."""
+        self.group_of: dict[int, int] = {}
+        for q, sp in sorted(self.slots.items()):
+            acts = [self.rules.actions[j - 1] for j in sp.targets]
+            if not all(a.kind == "on" for a in acts):
+                continue
+            pieces = frozenset().union(*(a.pieces for a in acts))
+            key = (sp.first, sp.step, sp.count, pieces)
+            for k, (other, ps) in enumerate(self.groups):
+                if (other.first, other.step, other.count, ps) == key:
+                    self.group_of[q] = k
+                    break
+            else:
+                self.group_of[q] = len(self.groups)
+                self.groups.append((sp, pieces))
         self.big = self.room > SEEN_ARRAY
         """The moves found are kept in vectors, grown as needed, instead of arrays sized for
         every action (a state of chess would otherwise hold some 56,000 integers)."""
@@ -940,6 +960,57 @@ class _Lowering:
                 o.line("    return true")
             o.line("")
 
+    def in_group(self, k: int, pos: str) -> str:
+        """The condition that square ``pos`` is among group ``k``'s plan squares."""
+        sp = self.groups[k][0]
+        if sp.first == 0 and sp.step == 1 and sp.count == self.cells:
+            return "true"
+        last = sp.first + (sp.count - 1) * sp.step
+        return f"{pos} >= {sp.first} and {pos} <= {last} and ({pos} - {sp.first}) % {sp.step} == 0"
+
+    def emit_groups(self) -> None:
+        """The listed squares of each group, kept in ascending order (a function of the
+        board alone, so a parsed state lists them as the original did) by the moves
+        applied (``r2gb_track``; the search's own offs are undone and need none), and
+        rebuilt from the board (``r2gb_rebuild``)."""
+        o = self.o
+        for k in range(len(self.groups)):
+            o.line(f"fun r2gb_add{k}(R2gbState g, Int pos):")
+            o.line(f"    g.at{k}[g.n{k}] = pos")
+            o.line(f"    g.ix{k}[pos] = g.n{k}")
+            o.line(f"    g.n{k} = g.n{k} + 1")
+            o.line("")
+            o.line(f"fun r2gb_drop{k}(R2gbState g, Int pos):")
+            o.line(f"    let i = g.ix{k}[pos]")
+            o.line(f"    let last = g.at{k}[g.n{k} - 1]")
+            o.line(f"    g.at{k}[i] = last")
+            o.line(f"    g.ix{k}[last] = i")
+            o.line(f"    g.n{k} = g.n{k} - 1")
+            o.line("")
+        o.line("fun r2gb_track(R2gbState g, Int pos, Int old, Int piece):")
+        for k, (_, pieces) in enumerate(self.groups):
+            o.line(f"    if {self.in_group(k, 'pos')}:")
+            o.line(f"        let was = {self.on_test(pieces, 'old')}")
+            o.line(f"        let now = {self.on_test(pieces, 'piece')}")
+            o.line("        if was and !now:")
+            o.line(f"            r2gb_drop{k}(g, pos)")
+            o.line("        if now and !was:")
+            o.line(f"            r2gb_add{k}(g, pos)")
+        o.line("    return")
+        o.line("")
+        o.line("fun r2gb_rebuild(R2gbState g):")
+        for k, (sp, pieces) in enumerate(self.groups):
+            o.line(f"    g.n{k} = 0")
+            o.line(f"    let i{k} = 0")
+            o.line(f"    while i{k} < {sp.count}:")
+            o.line(f"        let s{k} = {sp.first} + i{k} * {sp.step}")
+            o.line(f"        let p{k} = g.cells[s{k}]")
+            o.line(f"        if {self.on_test(pieces, f'p{k}')}:")
+            o.line(f"            r2gb_add{k}(g, s{k})")
+            o.line(f"        i{k} = i{k} + 1")
+        o.line("    return")
+        o.line("")
+
     def emit_slots(self) -> None:
         """The candidate slots (targets/rl/reference.md): slot k of a player's search is
         the (k mod M)-th move found from its (k / M)-th frontier square; and the search
@@ -967,6 +1038,15 @@ class _Lowering:
         o.line("fun r2gb_exists(R2gbState g):")
         for q, sp in sorted(self.slots.items()):
             o.line(f"    if g.node == {q}:")
+            if q in self.group_of:
+                k = self.group_of[q]
+                o.line("        let i = 0")
+                o.line(f"        while i < g.n{k}:")
+                o.line(f"            r2gb_from(g, g.at{k}[i])")
+                o.line("            if g.nmoves != 0:")
+                o.line("                return")
+                o.line("            i = i + 1")
+                continue
             o.line("        let i = 0")
             o.line(f"        while i < {sp.count}:")
             o.line(f"            let s = {sp.first} + i * {sp.step}")
@@ -1035,6 +1115,10 @@ class _Lowering:
         if self.slots:
             o.line("    Int listed  # 1: moves holds every move of the player (else one square's)")
             o.line("    Int sq  # the square whose moves alone moves holds, or -1")
+            for k, (sp, _) in enumerate(self.groups):
+                o.line(f"    Int[{sp.count}] at{k}  # the squares of group {k}, ascending")
+                o.line(f"    Int n{k}")
+                o.line(f"    Int[{self.cells}] ix{k}")
         for k in range(len(self.patterns)):
             if k not in self.simple:
                 o.line(f"    R2gbCtxP{k} pattern{k}")
@@ -1081,6 +1165,8 @@ class _Lowering:
         o.line("    g.listed = 0")
         o.line("    g.sq = -1")
         o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
+        if self.groups:
+            o.line("    r2gb_rebuild(g)")
         o.line("    return true")
         o.line("")
 
@@ -1234,7 +1320,11 @@ class _Lowering:
             if not a.modifier:
                 continue
             o.line(f"    if node == {j}:", self.at(a.at))
-            if a.kind == "off":
+            if a.kind == "off" and self.groups:
+                o.line("        let old = g.cells[pos]")
+                o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
+                o.line(f"        r2gb_track(g, pos, old, {self.piece[a.name]})")
+            elif a.kind == "off":
                 o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
             elif a.kind == "assign":
                 assert a.expr is not None
@@ -1270,6 +1360,7 @@ class _Lowering:
             o.line("        return")
         o.line("")
         if self.slots:
+            self.emit_groups()
             self.emit_slots()
         o.line("fun r2gb_settle(R2gbState g):", self.at(self.rules_at))
         o.line("    let rounds = 0")
@@ -1297,6 +1388,8 @@ class _Lowering:
             if count:
                 o.line(f"    g.counts[{p}] = {count}")
         o.line(f"    g.player = {self.keeper}")
+        if self.groups:
+            o.line("    r2gb_rebuild(g)")
         o.line("    r2gb_settle(g)")
         o.line("")
         o.line("fun r2gb_has(R2gbState g, Int a) -> Bool:")
@@ -1328,7 +1421,10 @@ class _Lowering:
         o.line("fun r2g_candidate_slots(Game game) -> Int:")
         for q, sp in sorted(self.slots.items()):
             o.line(f"    if game.g.node == {q}:")
-            o.line(f"        return {sp.slots}")
+            if q in self.group_of:
+                o.line(f"        return game.g.n{self.group_of[q]} * {sp.per_square}")
+            else:
+                o.line(f"        return {sp.slots}")
         o.line("    return 0")
         o.line("")
         o.line("fun r2g_candidate_at(Game game, Int k) -> Int:")
@@ -1336,11 +1432,16 @@ class _Lowering:
         for q, sp in sorted(self.slots.items()):
             m = sp.per_square
             o.line(f"    if g.node == {q}:")
-            o.line(f"        let s = {sp.first} + (k / {m}) * {sp.step}")
-            o.line("        if g.sq != s:")
-            o.line(f"            if !r2gb_open{q}(g, s):")
-            o.line("                return -1")
-            o.line("            r2gb_from(g, s)")
+            if q in self.group_of:
+                o.line(f"        let s = g.at{self.group_of[q]}[k / {m}]")
+                o.line("        if g.sq != s:")
+                o.line("            r2gb_from(g, s)")
+            else:
+                o.line(f"        let s = {sp.first} + (k / {m}) * {sp.step}")
+                o.line("        if g.sq != s:")
+                o.line(f"            if !r2gb_open{q}(g, s):")
+                o.line("                return -1")
+                o.line("            r2gb_from(g, s)")
             i = f"k % {m}" if m > 1 else "0"
             o.line(f"        if {i} < g.nmoves:")
             o.line(f"            return {self.got('acts', i)}")
