@@ -33,8 +33,8 @@ PER_SQUARE_LIMIT = 8
 """Most slots per square. Slots pay when most of an occupied square's slots hold a move:
 the loop draws among all of them, and each draw on a new square searches it. Chess's
 queen squares bound 41 moves a square, most slots stay empty, and its playouts ran at
-0.4 of the listing's speed (evals/reports/2026-11-28-rbg-speed-3.md); with at most 8,
-breakthrough (3) and connect four (1) run 2-3x faster."""
+half the listing's speed (evals/reports/2026-11-28-rbg-speed-3.md); with at most 8,
+breakthrough (3) and connect four (1) run 2-4x faster."""
 
 
 @dataclass(frozen=True)
