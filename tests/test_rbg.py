@@ -19,6 +19,7 @@ from rulebook2game.targets.rbg.automaton import Automaton, build, shared_prefixe
 from rulebook2game.targets.rbg.compile import lower_workspace
 from rulebook2game.targets.rbg.lower import Lowered
 from rulebook2game.targets.rbg.model import describe
+from rulebook2game.targets.rbg.slots import plan
 from rulebook2game.targets.rbg.syntax import RbgProblem
 from rulebook2game.workspace import Workspace, open_workspace
 
@@ -185,6 +186,65 @@ def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
     # the keeper takes the first move found: its walks keep the recursion's order
     chess = _generated("chess")
     assert "p == pos" in chess
+
+
+def _plan(rules: str) -> set[tuple[int, int, int, int]] | None:
+    """The slot plan of ``rules`` on the 3 x 3 board, each move its own action: (first
+    square, step, squares, slots per square) of every player switch's searches."""
+    desc = describe([("pages/rules.rbg", BOARD + f"#rules = {rules}\n")])
+    aut = build(desc.rules)
+    found = plan(aut, 3, 9, desc.board.directions, aut.modifier_depth(), lambda m: m, 99)
+    if found is None:
+        return None
+    return {(p.first, p.step, p.count, p.per_square) for p in found.values()}
+
+
+def test_slots_come_from_a_walk_that_only_looks_at_the_board() -> None:
+    # any square, then a test of the piece there: 9 squares, one move each
+    assert _plan("->cross ((up* + down*) (left* + right*) {e} [x] ->cross)*") == {(0, 1, 9, 1)}
+    # the top row (`{! up}` looks at the board's shape only), then a drop down the column
+    # to the first modifier: 3 squares, and the columns' squares are disjoint; each move
+    # its own action: three a column
+    top = "->cross (up* {! up} (left* + right*) {e} (down {e})* [x] ->cross)*"
+    assert _plan(top) == {(0, 1, 3, 3)}
+    # `(up {e})*` stops the walk at its first test, whose square depends on where play
+    # stands
+    assert _plan("->cross ((up {e})* [x] ->cross)*") is None
+    # one step up from wherever play stands: the squares depend on where the walk starts
+    assert _plan("->cross (up {e} [x] ->cross)*") is None
+    # a move could be found from two squares (its first modifier left of both)
+    assert _plan("->cross ((left* + right*) {e} left* [x] ->cross)*") is None
+    # modifiers repeated under a star: no exact bound, no plan
+    assert _plan("->cross ((left* + right*) {e} (left [x])* ->cross)*") is None
+
+
+def test_games_whose_moves_begin_at_one_square_read_them_by_slots() -> None:
+    for game, squares, per_square in (("breakthrough", 64, 3), ("connect_four", 7, 1)):
+        source = _generated(game)
+        assert "fun r2g_moves(" not in source and "fun r2g_candidate_at(" in source
+        # the slots are those of the squares whose piece passes the first test (the
+        # mover's pieces, the open columns), kept listed by the moves applied
+        assert f"return game.g.n0 * {per_square}" in _function(source, "r2g_candidate_slots")
+        assert f"Int[{squares}] at0" in source
+        assert "r2gb_track(g, pos, old, " in _function(source, "r2gb_modify")
+    # chess: a queen's square bounds 41 moves, too many slots stay empty: it lists them
+    assert "fun r2g_moves(" in _generated("chess")
+
+
+def test_asking_for_moves_does_not_change_the_state_text(tmp_path: Path) -> None:
+    ws = _copy(tmp_path, "breakthrough")
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        state = engine.apply(engine.initial(), "move(from_file=0, from_rank=7, to_file=0)")
+        text = engine.serialize(state)
+        legal = engine.legal_actions(state)  # the searches fill the moves found lazily
+        assert engine.serialize(state) == text
+        again = engine.deserialize(text)
+        assert engine.serialize(again) == text and engine.legal_actions(again) == legal
+        assert engine.current_player(again) == 1 and len(legal) == 22
+        after = engine.apply(again, "move(from_file=0, from_rank=2, to_file=0)")
+        assert engine.current_player(after) == 0
 
 
 def _words(aut: Automaton, q: int = 0) -> set[tuple[str, ...]]:

@@ -27,18 +27,29 @@ square is not range-tested.
 
 Each move found is mapped to an interface action by ``rbg.toml`` (:mod:`.mapping`), kept
 with its modifiers, and listed for the runtime's playout loop (``r2g_moves``), so no
-action table is ever tested. After a move the keeper moves (its first move, repeatedly)
+action table is ever tested. Where :mod:`.slots` finds that every player's search begins
+with a walk over the board's shape alone, the moves are candidate slots instead
+(``r2g_candidate_slots``/``r2g_candidate_at``): a slot searches from one square of the
+walk's end, whether the player can move is a search square by square until one has a
+move, and the whole list is searched only when an action outside the last square's
+moves is asked about. When the walk's end is a test of the pieces (``{b}``, ``{e}``), the
+squares that pass it are kept listed in the state (updated as moves are applied, in
+the order they came; rebuilt in square order when a state is parsed) and only theirs
+are slots. The state's text then holds the semi-state alone, since what
+was searched lazily must not change it. After a move the keeper moves (its first move, repeatedly)
 until a player is to move or nobody can: the play ends when the mover has no move.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths, shared_prefixes
 from rulebook2game.targets.rbg.mapping import Mapping, index_of
 from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
+from rulebook2game.targets.rbg.slots import Move, SlotPlan, plan
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
 from rulebook2game.workspace import ArgSpec, Interface
@@ -112,6 +123,37 @@ class _Lowering:
         the counts are left at their start values, read by nothing)."""
         self.static_depth = self._static_depth()
         self.room = self._room()
+        self.slots: dict[int, SlotPlan] = (
+            plan(
+                self.rules,
+                self.width,
+                self.cells,
+                desc.board.directions,
+                exact,
+                self.action_of,
+                self.actions,
+            )
+            or {}
+        )
+        """Player switch -> the candidate slots of the searches starting there (every
+        player's, or none: the game then lists its moves, ``r2g_moves``)."""
+        self.groups: list[tuple[SlotPlan, frozenset[str]]] = []
+        """Squares kept listed in the state: those of a plan's squares whose piece is one
+        of the pieces (the plans whose frontier states are all on-tests)."""
+        self.group_of: dict[int, int] = {}
+        for q, sp in sorted(self.slots.items()):
+            acts = [self.rules.actions[j - 1] for j in sp.targets]
+            if not all(a.kind == "on" for a in acts):
+                continue
+            pieces = frozenset().union(*(a.pieces for a in acts))
+            key = (sp.first, sp.step, sp.count, pieces)
+            for k, (other, ps) in enumerate(self.groups):
+                if (other.first, other.step, other.count, ps) == key:
+                    self.group_of[q] = k
+                    break
+            else:
+                self.group_of[q] = len(self.groups)
+                self.groups.append((sp, pieces))
         self.big = self.room > SEEN_ARRAY
         """The moves found are kept in vectors, grown as needed, instead of arrays sized for
         every action (a state of chess would otherwise hold some 56,000 integers)."""
@@ -131,6 +173,74 @@ class _Lowering:
                 if aut.actions[j - 1].kind == "switch":
                     at.setdefault(j, set()).update(depths[q])
         return {j: next(iter(ds)) for j, ds in at.items() if len(ds) == 1}
+
+    def action_of(self, move: Move) -> Hashable:
+        """The action index the mapping gives ``move`` (its (state, square) modifiers,
+        the switch last), or the move itself where the mapping would fault."""
+        specs = {a.name: a for a in self.interface.actions}
+
+        def value(node: ast.expr) -> int:
+            if isinstance(node, ast.Constant):
+                assert type(node.value) is int  # the mapping's check allows integers only
+                return node.value
+            if isinstance(node, ast.Name):
+                return len(move)
+            if isinstance(node, ast.UnaryOp):
+                return -value(node.operand)
+            if isinstance(node, ast.BinOp):
+                a, b = value(node.left), value(node.right)
+                if isinstance(node.op, ast.Add):
+                    return a + b
+                return a - b if isinstance(node.op, ast.Sub) else a * b
+            if isinstance(node, ast.BoolOp):
+                parts = [value(v) != 0 for v in node.values]
+                return int(all(parts) if isinstance(node.op, ast.And) else any(parts))
+            if isinstance(node, ast.Compare):
+                left, holds = value(node.left), True
+                for cmp, right_node in zip(node.ops, node.comparators, strict=True):
+                    right = value(right_node)
+                    holds = (
+                        holds
+                        and {
+                            ast.Eq: left == right,
+                            ast.NotEq: left != right,
+                            ast.Lt: left < right,
+                            ast.LtE: left <= right,
+                            ast.Gt: left > right,
+                            ast.GtE: left >= right,
+                        }[type(cmp)]
+                    )
+                    left = right
+                return int(holds)
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            i = index_of(node.args[0])
+            k = i if i >= 0 else len(move) + i
+            if not 0 <= k < len(move):
+                raise ValueError("no such modifier")
+            state, square = move[k]
+            if node.func.id == "piece":
+                act = self.rules.actions[state - 1]
+                return self.piece[act.name] if act.kind == "off" else -1
+            return square // self.width if node.func.id == "row" else square % self.width
+
+        try:
+            for rule in self.mapping.moves:
+                if rule.when is not None and not value(rule.when):
+                    continue
+                spec = specs[rule.action]
+                index = self.offsets[rule.action]
+                stride = 1
+                for (_, expr), arg in reversed(list(zip(rule.args, spec.args, strict=True))):
+                    lo, hi = _bounds(arg)
+                    v = value(expr)
+                    if not lo <= v <= hi:
+                        return move
+                    index += (v - lo) * stride
+                    stride *= hi - lo + 1
+                return index
+        except ValueError:
+            return move
+        return move
 
     def _room(self) -> int:
         """Modifiers the moves found by one search may hold: one move per action, each of
@@ -809,6 +919,7 @@ class _Lowering:
         self.emit_push()
         self.emit_found()
         self.search(self.rules, "r2gb_", False, "R2gbCtx", self.bases, self.seen_size)
+        self.emit_frontier()
         self.emit_patterns()
         self.emit_pattern_cache()
         self.emit_state()
@@ -826,6 +937,126 @@ class _Lowering:
         o.line("    g.cells[pos] = piece")
         o.line("")
         return Lowered(o.source(), o.map(), self.rules.size, self.depth, self.bounded)
+
+    def emit_frontier(self) -> None:
+        """``r2gb_from{q}``: the search from switch ``q`` at one of its slot squares (the
+        frontier states entered there), and ``r2gb_open{q}``, false when the pieces there
+        fail every first test of it (a cheap refusal before a search is set up)."""
+        o = self.o
+        for q, sp in sorted(self.slots.items()):
+            o.line(f"fun r2gb_from{q}(R2gbState g, R2gbCtx c, Int pos):", self.at(self.rules_at))
+            for j in sp.targets:
+                enter = f"r2gb_e{j}" if j in self.bases else f"r2gb_s{j}"
+                self.transition(self.rules, j, enter, False)
+            o.line("    return")
+            o.line("")
+            o.line(f"fun r2gb_open{q}(R2gbState g, Int pos) -> Bool:")
+            acts = [self.rules.actions[j - 1] for j in sp.targets]
+            if all(a.kind == "on" for a in acts):
+                pieces = frozenset().union(*(a.pieces for a in acts))
+                o.line("    let p = g.cells[pos]")
+                o.line(f"    return {self.on_test(pieces, 'p')}")
+            else:
+                o.line("    return true")
+            o.line("")
+
+    def in_group(self, k: int, pos: str) -> str:
+        """The condition that square ``pos`` is among group ``k``'s plan squares."""
+        sp = self.groups[k][0]
+        if sp.first == 0 and sp.step == 1 and sp.count == self.cells:
+            return "true"
+        last = sp.first + (sp.count - 1) * sp.step
+        return f"{pos} >= {sp.first} and {pos} <= {last} and ({pos} - {sp.first}) % {sp.step} == 0"
+
+    def emit_groups(self) -> None:
+        """The listed squares of each group, kept in ascending order (a function of the
+        board alone, so a parsed state lists them as the original did) by the moves
+        applied (``r2gb_track``; the search's own offs are undone and need none), and
+        rebuilt from the board (``r2gb_rebuild``)."""
+        o = self.o
+        for k in range(len(self.groups)):
+            o.line(f"fun r2gb_add{k}(R2gbState g, Int pos):")
+            o.line(f"    g.at{k}[g.n{k}] = pos")
+            o.line(f"    g.ix{k}[pos] = g.n{k}")
+            o.line(f"    g.n{k} = g.n{k} + 1")
+            o.line("")
+            o.line(f"fun r2gb_drop{k}(R2gbState g, Int pos):")
+            o.line(f"    let i = g.ix{k}[pos]")
+            o.line(f"    let last = g.at{k}[g.n{k} - 1]")
+            o.line(f"    g.at{k}[i] = last")
+            o.line(f"    g.ix{k}[last] = i")
+            o.line(f"    g.n{k} = g.n{k} - 1")
+            o.line("")
+        o.line("fun r2gb_track(R2gbState g, Int pos, Int old, Int piece):")
+        for k, (_, pieces) in enumerate(self.groups):
+            o.line(f"    if {self.in_group(k, 'pos')}:")
+            o.line(f"        let was = {self.on_test(pieces, 'old')}")
+            o.line(f"        let now = {self.on_test(pieces, 'piece')}")
+            o.line("        if was and !now:")
+            o.line(f"            r2gb_drop{k}(g, pos)")
+            o.line("        if now and !was:")
+            o.line(f"            r2gb_add{k}(g, pos)")
+        o.line("    return")
+        o.line("")
+        o.line("fun r2gb_rebuild(R2gbState g):")
+        for k, (sp, pieces) in enumerate(self.groups):
+            o.line(f"    g.n{k} = 0")
+            o.line(f"    let i{k} = 0")
+            o.line(f"    while i{k} < {sp.count}:")
+            o.line(f"        let s{k} = {sp.first} + i{k} * {sp.step}")
+            o.line(f"        let p{k} = g.cells[s{k}]")
+            o.line(f"        if {self.on_test(pieces, f'p{k}')}:")
+            o.line(f"            r2gb_add{k}(g, s{k})")
+            o.line(f"        i{k} = i{k} + 1")
+        o.line("    return")
+        o.line("")
+
+    def emit_slots(self) -> None:
+        """The candidate slots (targets/rl/reference.md): slot k of a player's search is
+        the (k mod M)-th move found from its (k / M)-th frontier square; and the search
+        from one square (``r2gb_from``), which also tells whether the player can move
+        (``r2gb_exists``: the squares in order until one has a move)."""
+        o = self.o
+        o.line("fun r2gb_from(R2gbState g, Int s):", self.at(self.rules_at))
+        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
+        o.line("    g.nmoves = 0")
+        o.line("    g.nmods = 0")
+        if self.big:
+            self.put("    ", "first", "0", "0")
+        o.line("    g.listed = 0")
+        o.line("    g.sq = s")
+        self.ctx_init("search", self.seen_size)
+        for q, sp in sorted(self.slots.items()):
+            o.line(f"    if g.node == {q}:")
+            o.line(f"        r2gb_from{q}(g, c, s)")
+            o.line(
+                f'        assert(g.nmoves <= {sp.per_square}, "the moves from one square '
+                f'outnumber the slots the lowering counted for it")'
+            )
+            o.line("        return")
+        o.line("")
+        o.line("fun r2gb_exists(R2gbState g):")
+        for q, sp in sorted(self.slots.items()):
+            o.line(f"    if g.node == {q}:")
+            if q in self.group_of:
+                k = self.group_of[q]
+                o.line("        let i = 0")
+                o.line(f"        while i < g.n{k}:")
+                o.line(f"            r2gb_from(g, g.at{k}[i])")
+                o.line("            if g.nmoves != 0:")
+                o.line("                return")
+                o.line("            i = i + 1")
+                continue
+            o.line("        let i = 0")
+            o.line(f"        while i < {sp.count}:")
+            o.line(f"            let s = {sp.first} + i * {sp.step}")
+            o.line(f"            if r2gb_open{q}(g, s):")
+            o.line("                r2gb_from(g, s)")
+            o.line("                if g.nmoves != 0:")
+            o.line("                    return")
+            o.line("            i = i + 1")
+        o.line("    r2gb_enumerate(g)  # no square has a move: the list is the whole (empty) one")
+        o.line("")
 
     def emit_state(self) -> None:
         """The game state: the paper's semi-state and rules index, the moves found, and
@@ -881,9 +1112,62 @@ class _Lowering:
         o.line("    R2gbMoves moves")
         o.line("    R2gbCtx search")
         o.line("    R2gbPatternCache pc")
+        if self.slots:
+            o.line("    Int listed  # 1: moves holds every move of the player (else one square's)")
+            o.line("    Int sq  # the square whose moves alone moves holds, or -1")
+            for k, (sp, _) in enumerate(self.groups):
+                o.line(f"    Int[{sp.count}] at{k}  # the squares of group {k}, ascending")
+                o.line(f"    Int n{k}")
+                o.line(f"    Int[{self.cells}] ix{k}")
         for k in range(len(self.patterns)):
             if k not in self.simple:
                 o.line(f"    R2gbCtxP{k} pattern{k}")
+        o.line("")
+        if self.slots:
+            self.emit_text_form()
+
+    SEMI_STATE = ("cells", "counts", "vars", "player", "node", "pos")
+    """The fields of the paper's semi-state and rules index: the state's text form."""
+
+    def emit_text_form(self) -> None:
+        """The state's text (serialization) holds the semi-state and rules index alone:
+        with slots, asking for legal moves fills the moves found lazily, which must not
+        change the text. Parsing a text forgets every move found (``listed`` 0, ``from``
+        -1, the action slots' base raised past them)."""
+        o = self.o
+        o.line("fun append_to_string(R2gbState g, String output):")
+        for n, field in enumerate(self.SEMI_STATE):
+            o.line(f'    output.append("{", " if n else "{"}{field}: ")')
+            o.line(f"    append_to_string(g.{field}, output)")
+        o.line('    output.append("}")')
+        o.line("")
+        o.line("fun r2gb_consume(String buffer, StringLiteral literal, Int index) -> Bool:")
+        o.line("    while index < buffer.size() and is_space(buffer.get(index)):")
+        o.line("        index = index + 1")
+        o.line("    if !buffer.substring_matches(literal, index):")
+        o.line("        return false")
+        o.line("    index = index + length(literal)")
+        o.line("    return true")
+        o.line("")
+        o.line("fun parse_string(R2gbState g, String buffer, Int index) -> Bool:")
+        o.line('    if !r2gb_consume(buffer, "{", index):')
+        o.line("        return false")
+        for field in self.SEMI_STATE:
+            o.line(f'    if !r2gb_consume(buffer, "{field}", index):')
+            o.line("        return false")
+            o.line('    if !r2gb_consume(buffer, ":", index):')
+            o.line("        return false")
+            o.line(f"    if !parse_string(g.{field}, buffer, index):")
+            o.line("        return false")
+            o.line('    r2gb_consume(buffer, ",", index)')
+        o.line('    if !r2gb_consume(buffer, "}", index):')
+        o.line("        return false")
+        o.line("    g.listed = 0")
+        o.line("    g.sq = -1")
+        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
+        if self.groups:
+            o.line("    r2gb_rebuild(g)")
+        o.line("    return true")
         o.line("")
 
     def emit_push(self) -> None:
@@ -1036,7 +1320,11 @@ class _Lowering:
             if not a.modifier:
                 continue
             o.line(f"    if node == {j}:", self.at(a.at))
-            if a.kind == "off":
+            if a.kind == "off" and self.groups:
+                o.line("        let old = g.cells[pos]")
+                o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
+                o.line(f"        r2gb_track(g, pos, old, {self.piece[a.name]})")
+            elif a.kind == "off":
                 o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
             elif a.kind == "assign":
                 assert a.expr is not None
@@ -1060,6 +1348,9 @@ class _Lowering:
         o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
         o.line("    g.nmoves = 0")
         o.line("    g.nmods = 0")
+        if self.slots:
+            o.line("    g.listed = 1")
+            o.line("    g.sq = -1")
         if self.big:
             self.put("    ", "first", "0", "0")
         self.ctx_init("search", self.seen_size)
@@ -1068,9 +1359,16 @@ class _Lowering:
             o.line(f"        r2gb_s{q}(g, c, g.pos)")
             o.line("        return")
         o.line("")
+        if self.slots:
+            self.emit_groups()
+            self.emit_slots()
         o.line("fun r2gb_settle(R2gbState g):", self.at(self.rules_at))
         o.line("    let rounds = 0")
         o.line("    while true:")
+        if self.slots:
+            o.line(f"        if g.player != {self.keeper}:")
+            o.line("            r2gb_exists(g)")
+            o.line("            return")
         o.line("        r2gb_enumerate(g)")
         o.line(f"        if g.player != {self.keeper} or g.nmoves == 0:")
         o.line("            return")
@@ -1090,14 +1388,65 @@ class _Lowering:
             if count:
                 o.line(f"    g.counts[{p}] = {count}")
         o.line(f"    g.player = {self.keeper}")
+        if self.groups:
+            o.line("    r2gb_rebuild(g)")
         o.line("    r2gb_settle(g)")
         o.line("")
         o.line("fun r2gb_has(R2gbState g, Int a) -> Bool:")
-        o.line("    return g.moves.slot[a] > g.moves.base")
+        if self.slots:
+            o.line("    if g.moves.slot[a] > g.moves.base:")
+            o.line("        return true")
+            o.line("    if g.listed == 0:  # only one square's moves are known: find them all")
+            o.line("        r2gb_enumerate(g)")
+            o.line("        return g.moves.slot[a] > g.moves.base")
+            o.line("    return false")
+        else:
+            o.line("    return g.moves.slot[a] > g.moves.base")
         o.line("")
         o.line("fun r2gb_play(R2gbState g, Int a):")
+        if self.slots:
+            o.line("    if g.moves.slot[a] <= g.moves.base:")
+            o.line("        r2gb_enumerate(g)")
         o.line("    r2gb_apply_move(g, g.moves.slot[a] - g.moves.base - 1)")
         o.line("    r2gb_settle(g)")
+        o.line("")
+
+    def emit_slot_hooks(self) -> None:
+        """``r2g_candidate_slots`` and ``r2g_candidate_at`` (see :meth:`emit_slots`). A
+        square's search is kept until another square's is needed, so the slots of one
+        square read it once."""
+        o = self.o
+        o.line("# Candidate slots (targets/rl/reference.md): slot k is the (k mod M)-th move found")
+        o.line("# from the (k / M)-th square where the player's search can begin, or -1.")
+        o.line("fun r2g_candidate_slots(Game game) -> Int:")
+        for q, sp in sorted(self.slots.items()):
+            o.line(f"    if game.g.node == {q}:")
+            if q in self.group_of:
+                o.line(f"        return game.g.n{self.group_of[q]} * {sp.per_square}")
+            else:
+                o.line(f"        return {sp.slots}")
+        o.line("    return 0")
+        o.line("")
+        o.line("fun r2g_candidate_at(Game game, Int k) -> Int:")
+        o.line("    ref g = game.g")
+        for q, sp in sorted(self.slots.items()):
+            m = sp.per_square
+            o.line(f"    if g.node == {q}:")
+            if q in self.group_of:
+                o.line(f"        let s = g.at{self.group_of[q]}[k / {m}]")
+                o.line("        if g.sq != s:")
+                o.line("            r2gb_from(g, s)")
+            else:
+                o.line(f"        let s = {sp.first} + (k / {m}) * {sp.step}")
+                o.line("        if g.sq != s:")
+                o.line(f"            if !r2gb_open{q}(g, s):")
+                o.line("                return -1")
+                o.line("            r2gb_from(g, s)")
+            i = f"k % {m}" if m > 1 else "0"
+            o.line(f"        if {i} < g.nmoves:")
+            o.line(f"            return {self.got('acts', i)}")
+            o.line("        return -1")
+        o.line("    return -1")
         o.line("")
 
     def emit_play(self) -> None:
@@ -1123,18 +1472,21 @@ class _Lowering:
             o.line(f"            act {spec.name}({args}) {{ r2gb_has(g, {index}) }}")
             o.line(f"                r2gb_play(g, {index})")
         o.line("")
-        o.line("# Legal action indices (into enumerate(AnyGameAction)), in search order, for")
-        o.line("# the runtime (which needs no order).")
-        o.line("fun r2g_moves(Game game, Vector<Int> out) -> Int:")
-        o.line("    if game.is_done():")
-        o.line("        return 0")
-        o.line("    let n = game.g.nmoves")
-        o.line("    let i = 0")
-        o.line("    while i < n:")
-        o.line(f"        out.set(i, {self.got('acts', 'i', 'game.g')})")
-        o.line("        i = i + 1")
-        o.line("    return n")
-        o.line("")
+        if self.slots:
+            self.emit_slot_hooks()
+        else:
+            o.line("# Legal action indices (into enumerate(AnyGameAction)), in search order, for")
+            o.line("# the runtime (which needs no order).")
+            o.line("fun r2g_moves(Game game, Vector<Int> out) -> Int:")
+            o.line("    if game.is_done():")
+            o.line("        return 0")
+            o.line("    let n = game.g.nmoves")
+            o.line("    let i = 0")
+            o.line("    while i < n:")
+            o.line(f"        out.set(i, {self.got('acts', 'i', 'game.g')})")
+            o.line("        i = i + 1")
+            o.line("    return n")
+            o.line("")
         o.line("fun get_current_player(Game game) -> Int:")
         o.line("    if game.is_done():")
         o.line("        return -4")
