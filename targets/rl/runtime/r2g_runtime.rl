@@ -565,21 +565,59 @@ fun<T> r2g_pick_candidates(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng
                 if r2g_can(g, all.get(candidate)):
                     return candidate
             tries = tries - 1
-        # the legal candidates, moved to the front in listed order
-        r2g_fill_slots(g, c.legal)
-        let n = 0
-        let k = 0
-        while k != m:
-            let candidate = c.legal.get(k)
-            if candidate >= 0 and candidate < size:
-                if r2g_can(g, all.get(candidate)):
-                    c.legal.set(n, candidate)
-                    n = n + 1
-            k = k + 1
-        if n == 0:
-            rng.state = saved
+        return r2g_scanned_candidates(g, all, c, m, saved, rng)
+    return R2G_TABLE
+
+# After every draw among the m candidates missed (the generator was at `saved` before
+# them): the legal candidates, moved to the front in listed order, and one of them
+# drawn; -1, with the generator back at `saved`, when none is legal.
+fun<T> r2g_scanned_candidates(Game g, Vector<T> all, R2GCandidates c, Int m, Int saved, R2GRandom rng) -> Int:
+    let size = all.size()
+    r2g_fill_slots(g, c.legal)
+    let n = 0
+    let k = 0
+    while k != m:
+        let candidate = c.legal.get(k)
+        if candidate >= 0 and candidate < size:
+            if r2g_can(g, all.get(candidate)):
+                c.legal.set(n, candidate)
+                n = n + 1
+        k = k + 1
+    if n == 0:
+        rng.state = saved
+        return -1
+    return c.legal.get(rng.below(n))
+
+# `r2g_pick_candidates` for a game that gives candidate slots (and no list), inside the
+# loop: the same draws, but each drawn entry is tested and, when legal, applied as its
+# own action type (`applied` set), so the step neither returns through the table's
+# any-type test nor looks the action up again to apply it. R2G_TABLE for any other game.
+fun<T> r2g_slot_step(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool applied) -> Int:
+    if g is R2GMoveLister:
+        return R2G_TABLE
+    if g is R2GMoveCandidates:
+        return R2G_TABLE
+    if g is R2GCandidateSlots:
+        let size = all.size()
+        let m = g.r2g_candidate_slots()
+        if m <= 0 or m > size:
             return -1
-        return c.legal.get(rng.below(n))
+        let saved = rng.state
+        let tries = m / 4 + 8
+        while tries != 0:
+            let candidate = g.r2g_candidate_at(rng.below(m))
+            if candidate >= 0 and candidate < size:
+                ref entry = all.get(candidate)
+                for field of entry:
+                    using Type = type(field)
+                    if entry is Type:
+                        if r2g_can(g, entry):
+                            r2g_do(g, entry)
+                            applied = true
+                if applied:
+                    return candidate
+            tries = tries - 1
+        return r2g_scanned_candidates(g, all, c, m, saved, rng)
     return R2G_TABLE
 
 fun<T> r2g_do(Game g, T action):
@@ -700,7 +738,9 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
                 status = R2G_TRUNCATED
                 break
             let applied = false
-            let chosen = r2g_pick(g, all, candidates, rng)
+            let chosen = r2g_slot_step(g, all, candidates, rng, applied)
+            if chosen == R2G_TABLE:
+                chosen = r2g_pick(g, all, candidates, rng)
             if chosen == R2G_TABLE:
                 chosen = -1
                 let slot = r2g_slot(g, candidates)
