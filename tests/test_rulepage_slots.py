@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulebook2game.check.native import native_candidates, native_chooser, native_order
-from rulebook2game.check.run import compile_stage, fuzz_stage, run_check
+from rulebook2game.check.run import compile_stage, fuzz_stage, run_check, scenarios_stage
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.targets.rl.engine import RlEngine
@@ -114,7 +114,7 @@ def test_slots_missing_a_legal_move_are_a_finding_at_the_pieces_page(tmp_path: P
     report = run_check(open_workspace(broken), (compile_stage, fuzz_stage), options=OPTIONS)
     listed = [f for f in report.findings if "moves_listed" in f.message]
     assert len(listed) == 1, [f.message for f in report.findings]
-    assert "leaves out move(" in listed[0].message
+    assert "a `slots` clause leaves out move(" in listed[0].message
     assert "pieces" in [p.page for p in listed[0].pages]
 
 
@@ -159,3 +159,25 @@ def test_a_code_block_may_not_write_a_runtime_hook(tmp_path: Path) -> None:
     assert len(problems) == 1
     assert "`r2g_candidate_slots` is written by the rulepage target" in problems[0][2]
     assert "slots, redrawn:" in problems[0][2]
+
+
+@pytest.mark.slow
+def test_a_scenario_judges_the_preconditions_not_the_slots(tmp_path: Path) -> None:
+    # the offer lets a piece jump two files sideways, which no slot holds: the engine
+    # never offers it, but the rule (the precondition) allows it, and a scenario that
+    # forbids it must say so (a trial translator's scenarios passed on such a bug)
+    game = _copy(tmp_path)
+    turn = game / "pages" / "turn.page"
+    text = turn.read_text()
+    old = "(tf == ff - 1 or tf == ff + 1)"
+    assert text.count(old) == 1
+    turn.write_text(text.replace(old, "(tf == ff - 1 or tf == ff + 1 or tf == ff + 2)"))
+    (game / "scenarios").mkdir()
+    (game / "scenarios" / "no_jump.toml").write_text(
+        'cites = ["4.2#1"]\n\n[[expect]]\n'
+        'forbidden = ["move(from_file=0, from_rank=7, to_file=2)"]\n'
+    )
+    report = run_check(open_workspace(game), (compile_stage, scenarios_stage), options=OPTIONS)
+    failed = [f for f in report.findings if f.stage == "scenarios"]
+    assert len(failed) == 1, [f.message for f in report.findings]
+    assert "move(from_file=0, from_rank=7, to_file=2)" in failed[0].message

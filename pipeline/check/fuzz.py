@@ -503,12 +503,12 @@ class Fuzzer:
             return None
         if engine.lists_moves:
             hook = "r2g_moves"
-        elif engine.lists_candidates:
-            hook = "r2g_move_candidates"
+        elif engine.lists_candidates:  # named as the pages give them (a RulePage clause)
+            hook = str(getattr(engine, "candidate_hook", "r2g_move_candidates"))
         else:
             return None
         texts = engine.action_texts
-        candidates = engine.candidate_indices(state) if hook == "r2g_move_candidates" else None
+        candidates = engine.candidate_indices(state) if not engine.lists_moves else None
         filled = [i for i in candidates if i != -1] if candidates is not None else None
         if filled is not None and len(set(filled)) != len(filled):
             twice = sorted({texts[i] for i in filled if filled.count(i) > 1})
@@ -523,8 +523,9 @@ class Fuzzer:
         if missing:
             parts.append(
                 f"leaves out {', '.join(missing[:5])}, which the preconditions allow (the "
-                "list misses a legal move, or a precondition allows a move the rulebook "
-                "forbids: read the rule before changing either)"
+                f"{'list misses' if engine.lists_moves else 'candidates miss'} a legal move, or a "
+                "precondition allows a move the rulebook forbids: read the rule before "
+                "changing either)"
             )
         if extra:
             parts.append(f"lists {', '.join(extra[:5])}, which the table does not allow")

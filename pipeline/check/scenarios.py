@@ -400,7 +400,7 @@ def _check(engine: Engine[Any], state: Any, e: Expectation, after: int) -> Failu
         if problem is not None:
             return fail("chance", _outcomes(e.chance), problem)
     if e.legal is not None or e.allowed or e.forbidden:
-        legal = set(engine.legal_actions(state)) if player != CHANCE else set()
+        legal = _rules_legal(engine, state) if player != CHANCE else set()
         if e.legal is not None and set(e.legal) != legal:
             missing, extra = sorted(set(e.legal) - legal), sorted(legal - set(e.legal))
             said = "; ".join(p for p in (_said("missing", missing), _said("extra", extra)) if p)
@@ -501,6 +501,19 @@ def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
     except (Rulebook2GameError, ValueError) as exc:
         return None, f"the pages cannot read the setup state ({exc})"
     return state, None
+
+
+def _rules_legal(engine: Engine[Any], state: Any) -> set[str]:
+    """The actions the rules allow at ``state``: for a game that gives candidate moves
+    (a speed structure, as lists or slots), what testing every table entry's
+    precondition allows, so that a scenario judges the preconditions, not the
+    candidates (the fuzz stage holds the candidates to the same test)."""
+    from rulebook2game.check.native import MoveLists
+
+    if isinstance(engine, MoveLists) and engine.lists_candidates and not engine.lists_moves:
+        texts = engine.action_texts
+        return {texts[i] for i in engine.table_legal_indices(state)}
+    return set(engine.legal_actions(state))
 
 
 def setup_text(engine: Engine[Any], setup: Setup) -> str | None:

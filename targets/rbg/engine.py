@@ -15,3 +15,4 @@ class RbgEngine(RulePageEngine):
     ) -> None:
         super().__init__(build, game=game, limits=limits)
         self._name = f"rbg:{game}"
+        self.candidate_hook = "the slots read from the rules' search (targets/rbg/slots.py)"

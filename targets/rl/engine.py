@@ -132,6 +132,8 @@ class RlEngine:
         """Whether the pages list candidate moves (``r2g_move_candidates``, reference.md):
         the native loop then draws among them (see ``PlayoutRng.pick``), and legal
         actions are the candidates that pass their test."""
+        self.candidate_hook: str = self._worker.candidate_hook
+        """What gives the candidates, as findings name it to the page author."""
         self._index = {text: i for i, text in enumerate(self.action_texts)}
         self._players = self._worker.players
         self._tensor_size: int | None = None

@@ -192,6 +192,9 @@ class RlWorker:
         self.lists_candidates: bool = bool(hello.get("lists_candidates", False))
         """Whether the game lists candidate moves (``r2g_move_candidates``): the native
         loop then draws among them, and every state reports them (``candidates``)."""
+        self.candidate_hook: str = str(hello.get("candidate_hook", "r2g_move_candidates"))
+        """The pages' function that gives the candidates (``r2g_move_candidates``, or
+        ``r2g_candidate_at`` for slots)."""
 
     # -- lifecycle ------------------------------------------------------------------
 

@@ -158,6 +158,11 @@ class LoadedGame:
         self.lists_moves = bool(self._fn("r2g_lists_moves")())
         self._candidate_list = self._fn("r2g_candidate_list")
         self.lists_candidates = bool(self._fn("r2g_lists_candidates")())
+        self.candidate_hook = (
+            "r2g_move_candidates"
+            if "r2g_move_candidates" in self.m.wrappers
+            else "r2g_candidate_at"
+        )
         self._apply = self._fn("r2g_apply")
         self._copy = self._fn("r2g_copy")
         self._buffer = self._fn("r2g_byte_buffer")
@@ -514,6 +519,7 @@ def main(argv: list[str] | None = None) -> int:
             "points": game.points,
             "lists_moves": game.lists_moves,
             "lists_candidates": game.lists_candidates,
+            "candidate_hook": game.candidate_hook,
         },
     )
     return _serve(game, out)

@@ -30,6 +30,7 @@ class RulePageEngine(RlEngine):
         except WorkerError as exc:
             raise WorkerError(self.source_map.rewrite(str(exc))) from None
         self._name = f"rulepage:{game}"
+        self.candidate_hook = "a `slots` clause"
 
     def _call(self, request: Callable[[RlWorker], T], what: str, state: RlState | None = None) -> T:
         try:
