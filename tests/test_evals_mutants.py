@@ -164,3 +164,35 @@ def test_every_reviewed_equivalent_still_names_a_line_of_its_page() -> None:
             if entry["before"] not in lines:
                 stale.append(f"{game}/{entry['page']}: {entry['before']}")
     assert stale == []
+
+
+def test_rulepage_invariants_and_their_helpers_are_not_mutated() -> None:
+    # a trial translator's invariants were mutated (their `code:` functions were not
+    # told apart), and 7 survivors could never be killed
+    from rulebook2game.mutate.mutants import enumerate_mutants, presentation_closure
+
+    page = (
+        "# page: rules\n"
+        "# implements: 1\n"
+        "# A move when a stone is next to it.\n"
+        "\n"
+        "offer move(a) when near(g, a)\n"
+        "\n"
+        "code:\n"
+        "    fun near(State g, Int a) -> Bool:\n"
+        "        return a > 0\n"
+        "\n"
+        "    fun all_near(Game game) -> Bool:\n"
+        "        return count_near(game.g) > 1\n"
+        "\n"
+        "    fun count_near(State g) -> Int:\n"
+        "        if near(g, 1):\n"
+        "            return 2\n"
+        "        return 0\n"
+    )
+    pages = {"rules": page}
+    skip = presentation_closure(pages, frozenset({"all_near"}))
+    assert skip == {"all_near", "count_near"}  # near is a rule: the offer calls it
+    lines = {m.line for m in enumerate_mutants(pages, skip=skip, suffix=".page")}
+    assert 9 in lines  # near's body
+    assert not lines & {11, 12, 14, 15, 16, 17}

@@ -33,13 +33,14 @@ _CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
 def _callers(pages: Mapping[str, str]) -> dict[str, set[str]]:
-    """Top-level definition name -> the top-level definitions that call it."""
+    """Top-level definition name -> the top-level definitions that call it (``""``: a
+    line outside every definition, a RulePage clause such as ``offer``)."""
     callers: dict[str, set[str]] = {}
     for text in pages.values():
         page = PageSource.parse("", text)
         for mask, owner in zip(page.masks, page.owners, strict=True):
             for match in _CALL.finditer(mask):
-                if owner and not _DEF.match(mask):
+                if not _DEF.match(mask.lstrip()):
                     callers.setdefault(match.group(1), set()).add(owner)
     return callers
 
@@ -50,7 +51,7 @@ def presentation_closure(pages: Mapping[str, str], roots: frozenset[str]) -> fro
         m.group(1)
         for text in pages.values()
         for line in text.split("\n")
-        if (m := _DEF.match(line))
+        if len(line) - len(line.lstrip()) <= 4 and (m := _DEF.match(line.lstrip()))
     }
     callers = _callers(pages)
     found = set(roots)

@@ -17,6 +17,8 @@ from rulebook2game.targets.rl.lexical import code_mask
 _DEF = re.compile(r"^(fun|act|cls|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _CLAUSE = re.compile(r"^([a-z]+)\s*:\s*$")
 """A top-level block clause (a RulePage ``show:``): its block belongs to that word."""
+_CODE_INDENT = 4
+"""Where a RulePage ``code:`` block's definitions start."""
 
 
 def indent_of(line: str) -> int:
@@ -43,12 +45,16 @@ class PageSource:
         lines = tuple(text.split("\n"))
         masks = tuple(code_mask(line) for line in lines)
         owners: list[str] = []
-        owner = ""
+        owner = top = ""
         for line, mask in zip(lines, masks, strict=True):
             if mask.strip() and indent_of(line) == 0:
                 match = _DEF.match(mask)
                 clause = _CLAUSE.match(mask)
-                owner = match.group(2) if match else clause.group(1) if clause else ""
+                owner = top = match.group(2) if match else clause.group(1) if clause else ""
+            elif mask.strip() and top == "code" and indent_of(line) == _CODE_INDENT:
+                # a RulePage `code:` block: its functions own their lines
+                match = _DEF.match(mask.strip())
+                owner = match.group(2) if match else "code"
             owners.append(owner)
         header_end = 0
         for i, line in enumerate(lines):
