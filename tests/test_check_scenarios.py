@@ -353,3 +353,21 @@ def test_set_on_a_game_whose_states_are_not_records_says_so(tmp_path: Path) -> N
         failure = run_scenario(made.engine, setup).failure
         assert failure is not None and failure.what == "setup"
         assert "not records of fields" in failure.actual
+
+
+def test_a_setup_that_the_rules_end_is_refused_with_the_way_round(tmp_path: Path) -> None:
+    # a full board without a line: the rules end it in a draw, but the end is tested
+    # only after an action, so as a setup it would sit with no move and not over
+    from rulebook2game.targets.base import compile_and_start
+
+    game = tmp_path / "ttt"
+    shutil.copytree(CORPORA_DIR / "tic_tac_toe", game, ignore=shutil.ignore_patterns("build"))
+    text = (
+        'cites = ["5"]\n\n[setup]\nset = { "board.cells" = [1, 2, 1, 1, 2, 2, 2, 1, 1] }\n\n'
+        "[[expect]]\nterminal = true\n"
+    )
+    with compile_and_start(Workspace(game)) as made:
+        assert made.engine is not None, made.error
+        failure = run_scenario(made.engine, _scenario(text)).failure
+    assert failure is not None and failure.what == "setup"
+    assert "set it up one move earlier" in failure.actual

@@ -497,7 +497,14 @@ def _start(engine: Engine[Any], setup: Setup | None) -> tuple[Any, str | None]:
         if engine.serialize(engine.deserialize(again)) != again:
             return state, "the setup state does not read back to itself"
         if not engine.is_terminal(state):
-            engine.current_player(state)
+            player = engine.current_player(state)
+            chance = player == CHANCE
+            if not (engine.chance_outcomes(state) if chance else engine.legal_actions(state)):
+                return state, (
+                    "the set-up position is not over but offers no move: the end of the "
+                    "game is tested only after an action, so a position the rules end "
+                    "cannot be set up; set it up one move earlier and play that move"
+                )
     except (Rulebook2GameError, ValueError) as exc:
         return None, f"the pages cannot read the setup state ({exc})"
     return state, None
