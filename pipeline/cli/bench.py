@@ -234,6 +234,11 @@ def bench(
         native_python = report.ratio(NATIVE, PYTHON)
         if native_python is not None:
             console.print(f"native loop / python-driven engine: {native_python:,.0f}x")
+            console.print(
+                "(python-driven: one round trip to the sandboxed worker per action, as the "
+                "checks step; in-process: the checked build loaded into Python, as "
+                "rulebook2game.load gives it to players and learners)"
+            )
         per_step = report.step_ratio(IN_PROCESS, PYSPIEL_PYTHON)
         if per_step is not None:
             console.print(f"in-process python stepping / openspiel python: {per_step:.2f}x")
