@@ -9,7 +9,7 @@ fun can_pass(Table t, Int card) -> Bool:
     return t.passes < PASSED_CARDS and t.holds(t.current, card)
 
 fun set_aside(Table t, Int card):
-    t.hands[t.current].value[card] = false
+    t.remove_from_hand(t.current, card)
     t.set_aside[t.current].value[card] = true
     t.passes = t.passes + 1
     if t.passes % PASS_SIZE == 0:
@@ -22,6 +22,6 @@ fun hand_over(Table t, Int direction):
         let card = 0
         while card < CARDS:
             if t.set_aside[giver].value[card]:
-                t.hands[(giver + direction) % PLAYERS].value[card] = true
+                t.add_to_hand((giver + direction) % PLAYERS, card)
             card = card + 1
         giver = giver + 1
