@@ -44,6 +44,8 @@ cls CardLists:
     Int[CARDS] place
     # by_suit[p * SUITS + suit]: how many cards of the suit player p holds
     Int[PLAYER_SUITS] by_suit
+    # passed[n] for n < passes: the cards set aside to pass, in the order chosen
+    Int[PASSED_CARDS] passed
 
 cls Table:
     # hands[p].value[card]: player p holds the card; only player p sees hands[p]
