@@ -106,6 +106,43 @@ cls Table:
             p = p + 1
         return NOBODY
 
+    fun set_aside_by_anyone(Int card) -> Bool:
+        let p = 0
+        while p < PLAYERS:
+            if self.set_aside[p].value[card]:
+                return true
+            p = p + 1
+        return false
+
+    # The lists made again from the cards (after a search bot dealt the hidden cards
+    # anew, page moves): hands and passed cards in card order, the undealt cards being
+    # those nobody holds, set aside or played.
+    fun list_again():
+        let cleared : CardLists
+        self.lists.value = cleared
+        let undealt = 0
+        let card = 0
+        while card < CARDS:
+            let holder = self.holder_of(card)
+            if holder != NOBODY:
+                self.hands[holder].value[card] = false
+                self.add_to_hand(holder, card)
+            else if !self.played[card] and !self.set_aside_by_anyone(card):
+                self.lists.value.undealt[undealt] = card
+                self.lists.value.place[card] = undealt
+                undealt = undealt + 1
+            card = card + 1
+        let passed = 0
+        let giver = 0
+        while giver < PLAYERS:
+            card = 0
+            while card < CARDS:
+                if self.set_aside[giver].value[card]:
+                    self.lists.value.passed[passed] = card
+                    passed = passed + 1
+                card = card + 1
+            giver = giver + 1
+
 fun card_name(Int card) -> String:
     let rank = rank_of(card)
     let text = ""s

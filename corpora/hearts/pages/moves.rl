@@ -14,6 +14,11 @@ const DEAL_FIRST = 4
 const PASS_CARD_FIRST = 56
 const PLAY_FIRST = 108
 
+# A search bot deals the cards its seat cannot see anew; the lists are then made again
+# from the cards (runtime, `r2g_redrawn`).
+fun r2g_redrawn(Game g):
+    g.table.list_again()
+
 fun r2g_candidate_slots(Game g) -> Int:
     if g.phase == CHOOSING_DIRECTION:
         return DIRECTIONS
