@@ -17,8 +17,7 @@ cover (``rulebook2game.traces.search.choose``), in two rounds:
    that no kept candidate kills is hunted through the next :data:`HUNT` finished walks,
    in seed order, until one kills it; that walk joins the candidates (pig's turn total starting
    at 1 is killed only by a game where player 0 holds a lucky first turn and later
-   stands at exactly 99; breakthrough's black counted as 8 pieces only by a game where
-   white captures eight).
+   stands at exactly 99).
 
 Why mutants stand in for line and branch coverage: the checked build of the pages is
 native code that rlc generates, and per-line counters would need a second, instrumented

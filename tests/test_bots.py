@@ -123,3 +123,29 @@ def test_ismcts_plays_hearts_from_what_its_seat_sees() -> None:
     bot = ISMCTSBot(simulations=30, seed=5, trust=True)
     assert bot.step(game, state) == first and bot.last is not None and bot.last.searched
     assert make_bot("ismcts").__class__ is ISMCTSBot
+
+
+def _table_legal(game: rulebook2game.Game, state: rulebook2game.State) -> list[int]:
+    """The legal actions found by testing every entry of the action table."""
+    native = game._native
+    table = native.call("r2g_table_legal", state._g, native.all)
+    return list(table._data[: int(table._size)])
+
+
+def test_a_drawn_hearts_state_lists_its_new_cards() -> None:
+    # hearts' candidate slots read lists of the undealt cards and of each hand, kept by
+    # the pages; a drawn state deals the hidden cards anew, and the pages make the lists
+    # again (`r2g_redrawn`): its legal sets are the table's, to the end of the game
+    game = rulebook2game.load(CORPORA_DIR / "hearts", trust=True)
+    rng = random.Random(7)
+    for stop in (20, 60, 75, 90):  # mid-deal, passing, first tricks, later tricks
+        state = game.new_initial_state()
+        for _ in range(stop):
+            state.apply_action(rng.choice(state.legal_actions()))
+        seat = max(state.current_player(), 0)
+        drawn = state.resampled(seat, stop)
+        assert drawn is not None and drawn.render() != state.render()
+        while not drawn.is_terminal():
+            legal = drawn.legal_actions()
+            assert legal == _table_legal(game, drawn)
+            drawn.apply_action(rng.choice(legal))

@@ -38,7 +38,7 @@ def test_a_public_copy_of_the_deal_is_a_leak_with_a_counterexample(tmp_path: Pat
     root = _hearts(tmp_path)
     pages = root / "pages"
     _edit(pages / "cards.rl", "    Int passes\n", "    Int passes\n    Int[CARDS] dealt_to\n")
-    dealt = "    t.hands[t.dealt % PLAYERS].value[card] = true\n"
+    dealt = "    t.add_to_hand(t.dealt % PLAYERS, card)\n"
     _edit(pages / "setup.rl", dealt, dealt + "    t.dealt_to[card] = t.dealt % PLAYERS\n")
     report = run_check(open_workspace(root), (compile_stage, leak_stage), options=OPTIONS)
     assert [f.kind for f in report.findings] == [LEAK]
@@ -72,7 +72,7 @@ def test_without_a_reference_a_public_copy_of_the_deal_is_still_a_leak(tmp_path:
     root = _without_reference(_hearts(tmp_path))
     pages = root / "pages"
     _edit(pages / "cards.rl", "    Int passes\n", "    Int passes\n    Int[CARDS] dealt_to\n")
-    dealt = "    t.hands[t.dealt % PLAYERS].value[card] = true\n"
+    dealt = "    t.add_to_hand(t.dealt % PLAYERS, card)\n"
     _edit(pages / "setup.rl", dealt, dealt + "    t.dealt_to[card] = t.dealt % PLAYERS\n")
     report = run_check(open_workspace(root), (compile_stage, leak_stage), options=OPTIONS)
     assert [f.kind for f in report.findings] == [LEAK]

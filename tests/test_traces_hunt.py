@@ -48,7 +48,7 @@ def test_the_hunt_finds_the_walk_that_kills_a_rare_mutant(tmp_path: Path) -> Non
 
 
 def test_pig_and_breakthrough_traces_kill_what_the_oracle_walks_reach() -> None:
-    for game, hard in (("pig", "turn:12:off_by_one:1"), ("breakthrough", "board:48:off_by_one:45")):
+    for game, hard in (("pig", "turn:12:off_by_one:1"), ("breakthrough", "board:48:delete_stmt:6")):
         record = json.loads((CORPORA / game / "traces" / SELECTION_FILE).read_text())
         assert hard not in record["mutants"]["killed_by_no_candidate"], game
         killed = {

@@ -1,6 +1,8 @@
 # page: board
 # implements: 2, 3
 # The 8 x 8 board, squares indexed by file 0..7 (a..h) and rank 1..8; both armies set up.
+# Each player's pieces are also kept as a list of their squares (square = (rank - 1) *
+# 8 + file), for the candidate slots (page moves).
 import serialization.print
 import turn
 
@@ -10,16 +12,41 @@ const SQUARES = 64
 const EMPTY = 0
 const BLACK = 1
 const WHITE = 2
+const MAX_PIECES = 16
+const ALL_PIECES = 32  # 2 * MAX_PIECES
 
 cls Board:
     Int[SQUARES] squares
     Int[2] pieces  # pieces left, by player
+    # player p's pieces stand on at[p * MAX_PIECES + k] for k < pieces[p]
+    Int[ALL_PIECES] at
+    # the k of the piece standing on a square (meaningless on an empty square)
+    Int[SQUARES] slot
 
     fun get(Int file, Int rank) -> Int:
         return self.squares[(rank - 1) * FILES + file]
 
     fun set(Int file, Int rank, Int piece):
         self.squares[(rank - 1) * FILES + file] = piece
+
+    fun add_piece(Int player, Int square):
+        self.slot[square] = self.pieces[player]
+        self.at[player * MAX_PIECES + self.pieces[player]] = square
+        self.pieces[player] = self.pieces[player] + 1
+
+    fun move_piece(Int player, Int from_sq, Int to_sq):
+        let k = self.slot[from_sq]
+        self.at[player * MAX_PIECES + k] = to_sq
+        self.slot[to_sq] = k
+
+    # the last piece of the list takes the place of the captured one
+    fun remove_piece(Int player, Int square):
+        let last = self.pieces[player] - 1
+        let k = self.slot[square]
+        let moved = self.at[player * MAX_PIECES + last]
+        self.at[player * MAX_PIECES + k] = moved
+        self.slot[moved] = k
+        self.pieces[player] = last
 
 fun colour_of(Int player) -> Int:
     if player == 0:
@@ -44,9 +71,11 @@ fun set_up(Board b):
         b.set(file, 7, BLACK)
         b.set(file, 1, WHITE)
         b.set(file, 2, WHITE)
+        b.add_piece(0, 7 * FILES + file)
+        b.add_piece(0, 6 * FILES + file)
+        b.add_piece(1, file)
+        b.add_piece(1, FILES + file)
         file = file + 1
-    b.pieces[0] = 2 * FILES
-    b.pieces[1] = 2 * FILES
 
 fun pretty_print(Game g):
     let text = ""s

@@ -29,8 +29,11 @@ act play() -> Game:
             can_move(board, current, from_file.value, from_rank.value, to_file.value)
         }
         let to_rank = from_rank.value + forward(current)
+        let from_sq = (from_rank.value - 1) * FILES + from_file.value
+        let to_sq = (to_rank - 1) * FILES + to_file.value
         if board.get(to_file.value, to_rank) != EMPTY:
-            board.pieces[1 - current] = board.pieces[1 - current] - 1
+            board.remove_piece(1 - current, to_sq)
+        board.move_piece(current, from_sq, to_sq)
         board.set(to_file.value, to_rank, colour_of(current))
         board.set(from_file.value, from_rank.value, EMPTY)
         if game_won(board, current, to_rank):

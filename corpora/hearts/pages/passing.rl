@@ -9,19 +9,18 @@ fun can_pass(Table t, Int card) -> Bool:
     return t.passes < PASSED_CARDS and t.holds(t.current, card)
 
 fun set_aside(Table t, Int card):
-    t.hands[t.current].value[card] = false
+    t.remove_from_hand(t.current, card)
     t.set_aside[t.current].value[card] = true
+    t.lists.value.passed[t.passes] = card
     t.passes = t.passes + 1
     if t.passes % PASS_SIZE == 0:
         t.current = t.current + 1
 
-# The cards of player p go to player p + direction (mod 4).
+# The cards of player p go to player p + direction (mod 4). Player p set aside the
+# passed cards 3 * p, 3 * p + 1 and 3 * p + 2.
 fun hand_over(Table t, Int direction):
-    let giver = 0
-    while giver < PLAYERS:
-        let card = 0
-        while card < CARDS:
-            if t.set_aside[giver].value[card]:
-                t.hands[(giver + direction) % PLAYERS].value[card] = true
-            card = card + 1
-        giver = giver + 1
+    let n = 0
+    while n < PASSED_CARDS:
+        let giver = n / PASS_SIZE
+        t.add_to_hand((giver + direction) % PLAYERS, t.lists.value.passed[n])
+        n = n + 1

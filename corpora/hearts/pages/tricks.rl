@@ -6,20 +6,15 @@ import cards
 import scoring
 
 fun holds_suit(Table t, Int player, Int suit) -> Bool:
-    let card = suit
-    while card < CARDS:
-        if t.holds(player, card):
-            return true
-        card = card + 4
-    return false
+    return t.count_of_suit(player, suit) > 0
 
+# Every card but the hearts and the queen of spades is without points (6.1).
 fun holds_card_without_points(Table t, Int player) -> Bool:
-    let card = 0
-    while card < CARDS:
-        if t.holds(player, card) and penalty_of(card) == 0:
-            return true
-        card = card + 1
-    return false
+    let minor = t.count_of_suit(player, CLUBS) + t.count_of_suit(player, DIAMONDS)
+    let without_points = minor + t.count_of_suit(player, SPADES)
+    if t.holds(player, QUEEN_OF_SPADES):
+        without_points = without_points - 1
+    return without_points > 0
 
 fun holds_non_heart(Table t, Int player) -> Bool:
     let minor = holds_suit(t, player, CLUBS) or holds_suit(t, player, DIAMONDS)
@@ -42,7 +37,7 @@ fun can_play(Table t, Int card) -> Bool:
     return true
 
 fun play_card(Table t, Int card):
-    t.hands[t.current].value[card] = false
+    t.remove_from_hand(t.current, card)
     t.played[card] = true
     if t.trick_size == 0:
         t.leader = t.current

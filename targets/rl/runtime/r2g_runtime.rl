@@ -1015,11 +1015,19 @@ fun<T> r2g_tensor(T obj, Int observer) -> Vector<Float>:
 # are pooled and dealt back at random, each set keeping its size; a `Hidden` array is
 # shuffled. Any other hidden value cannot be drawn again without knowing its meaning:
 # `r2g_resample_is_clean` is false when the state has one, and bots then do not search.
+# A game whose pages keep values derived from hidden ones (lists of each hand, for
+# candidate slots; reference.md, "Who sees what") says how to make them again with
+# `r2g_redrawn(g)`, called on the copy once its hidden cards are drawn again; its
+# `Hidden` values other than arrays are then left for it to rebuild.
 
 cls R2GSampler:
     R2GRandom rng
     Int observer
     Bool clean
+    Bool redrawn
+
+trait<T> R2GRedrawn:
+    fun r2g_redrawn(T g)
 
 trait<T> R2GRepartitionable:
     fun r2g_repartition(T obj, R2GSampler sampler)
@@ -1084,7 +1092,7 @@ fun<T, Int X> r2g_resample(T[X] obj, R2GSampler sampler):
 fun<T> r2g_resample(Hidden<T> obj, R2GSampler sampler):
     if obj.value is R2GShufflable:
         obj.value.r2g_shuffle(sampler)
-    else:
+    else if !sampler.redrawn:
         sampler.clean = false
 
 trait<T> R2GShufflable:
@@ -1132,13 +1140,21 @@ fun r2g_resampled(Game g, Int observer, Int seed) -> Game:
     sampler.rng.state = seed
     sampler.observer = observer
     sampler.clean = true
-    _r2g_resample(copy, sampler)
+    r2g_redraw(copy, sampler)
     return copy
+
+# The hidden values of `g` drawn again, and what the pages derive from them made again.
+fun r2g_redraw(Game g, R2GSampler sampler):
+    if g is R2GRedrawn:
+        sampler.redrawn = true
+    _r2g_resample(g, sampler)
+    if g is R2GRedrawn:
+        g.r2g_redrawn()
 
 fun r2g_resample_is_clean(Game g, Int observer) -> Bool:
     let copy = g
     let sampler : R2GSampler
     sampler.observer = observer
     sampler.clean = true
-    _r2g_resample(copy, sampler)
+    r2g_redraw(copy, sampler)
     return sampler.clean

@@ -1,0 +1,21 @@
+# page: moves
+# implements: 4.2, 4.3
+# Candidate slots for the playout loop (reference.md, "Candidate slots"): three per
+# piece of the player to move, one per square of the next rank ahead of it (the file to
+# its left, its own file, the file to its right); a slot beyond an edge file is empty
+# (-1). Every legal move is in one slot; whether a candidate is legal is left to the
+# move's own test. Index of move(from_file, from_rank, to_file) in the table:
+# from_file * 64 + (from_rank - 1) * 8 + to_file.
+import board
+import turn
+
+fun r2g_candidate_slots(Game g) -> Int:
+    return 3 * g.board.pieces[g.current]
+
+fun r2g_candidate_at(Game g, Int k) -> Int:
+    let square = g.board.at[g.current * MAX_PIECES + k / 3]
+    let from_file = square % FILES
+    let to_file = from_file + k % 3 - 1
+    if to_file < 0 or to_file >= FILES:
+        return -1
+    return from_file * SQUARES + (square / FILES) * FILES + to_file
