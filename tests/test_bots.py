@@ -132,11 +132,13 @@ def _table_legal(game: rulebook2game.Game, state: rulebook2game.State) -> list[i
     return list(table._data[: int(table._size)])
 
 
-def test_a_drawn_hearts_state_lists_its_new_cards() -> None:
+@pytest.mark.parametrize("corpus", ["hearts", "rulepage/hearts"])
+def test_a_drawn_hearts_state_lists_its_new_cards(corpus: str) -> None:
     # hearts' candidate slots read lists of the undealt cards and of each hand, kept by
     # the pages; a drawn state deals the hidden cards anew, and the pages make the lists
-    # again (`r2g_redrawn`): its legal sets are the table's, to the end of the game
-    game = rulebook2game.load(CORPORA_DIR / "hearts", trust=True)
+    # again (`r2g_redrawn`; RulePage's `redrawn:`): its legal sets are the table's, to
+    # the end of the game
+    game = rulebook2game.load(CORPORA_DIR / corpus, trust=True)
     rng = random.Random(7)
     for stop in (20, 60, 75, 90):  # mid-deal, passing, first tricks, later tricks
         state = game.new_initial_state()
