@@ -136,7 +136,7 @@ def _table_legal(game: rulebook2game.Game, state: rulebook2game.State) -> list[i
 def test_a_drawn_hearts_state_lists_its_new_cards(corpus: str) -> None:
     # hearts' candidate slots read lists of the undealt cards and of each hand, kept by
     # the pages; a drawn state deals the hidden cards anew, and the pages make the lists
-    # again (`r2g_redrawn`; RulePage's `redrawn:`): its legal sets are the table's, to
+    # again (`r2g_rebuild`; RulePage's `rebuild:`): its legal sets are the table's, to
     # the end of the game
     game = rulebook2game.load(CORPORA_DIR / corpus, trust=True)
     rng = random.Random(7)

@@ -145,11 +145,11 @@ def _hearts_problems(tmp_path: Path, page: str, extra: str) -> list[tuple[str, i
     return [(p.at.file, p.at.line, p.message) for p in found]
 
 
-def test_a_second_redrawn_block_is_an_error_on_both_pages(tmp_path: Path) -> None:
-    problems = _hearts_problems(tmp_path, "deal.page", "\nredrawn:\n    g.dealt = g.dealt\n")
+def test_a_second_rebuild_block_is_an_error_on_both_pages(tmp_path: Path) -> None:
+    problems = _hearts_problems(tmp_path, "deal.page", "\nrebuild:\n    g.dealt = g.dealt\n")
     assert sorted((f, m) for f, _, m in problems) == [
-        ("pages/deal.page", "`redrawn:` is given on two pages"),
-        ("pages/held.page", "`redrawn:` is given on two pages"),
+        ("pages/deal.page", "`rebuild:` is given on two pages"),
+        ("pages/held.page", "`rebuild:` is given on two pages"),
     ]
 
 
@@ -158,7 +158,7 @@ def test_a_code_block_may_not_write_a_runtime_hook(tmp_path: Path) -> None:
     problems = _hearts_problems(tmp_path, "held.page", hook)
     assert len(problems) == 1
     assert "`r2g_candidate_slots` is written by the rulepage target" in problems[0][2]
-    assert "slots, redrawn:" in problems[0][2]
+    assert "slots, rebuild:" in problems[0][2]
 
 
 @pytest.mark.slow
@@ -181,3 +181,35 @@ def test_a_scenario_judges_the_preconditions_not_the_slots(tmp_path: Path) -> No
     failed = [f for f in report.findings if f.stage == "scenarios"]
     assert len(failed) == 1, [f.message for f in report.findings]
     assert "move(from_file=0, from_rank=7, to_file=2)" in failed[0].message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("corpus", "squares"),
+    [("breakthrough", "board.squares"), ("rulepage/breakthrough", "g.squares")],
+)
+def test_a_position_set_by_its_squares_rebuilds_the_piece_lists(
+    tmp_path: Path, corpus: str, squares: str
+) -> None:
+    # the slots read piece lists the moves keep; a scenario sets a position by its
+    # squares alone, and the pages' rebuild (r2g_rebuild / `rebuild:`) makes the lists
+    # again, so the engine offers the position's moves, not the start's
+    from rulebook2game.check.scenarios import apply_set
+
+    game = tmp_path / "game"
+    shutil.copytree(
+        CORPORA_DIR / corpus, game, symlinks=False, ignore=shutil.ignore_patterns("build")
+    )
+    cells = [0] * 64
+    cells[3 * 8 + 4] = 1  # a black piece on e4 (player 0, moving down)
+    cells[2 * 8 + 3] = 2  # a white piece on d3, which it may capture
+    cells[7 * 8 + 0] = 2  # and a white piece on a8
+    with _engine(game, optimized=False) as engine:
+        state = apply_set(engine, engine.initial(), {squares: cells})
+        legal = engine.legal_actions(state)
+        assert [engine.action_texts[i] for i in engine.table_legal_indices(state)] == legal
+        assert sorted(legal) == [
+            "move(from_file=4, from_rank=4, to_file=3)",
+            "move(from_file=4, from_rank=4, to_file=4)",
+            "move(from_file=4, from_rank=4, to_file=5)",
+        ]

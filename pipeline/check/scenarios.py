@@ -202,7 +202,10 @@ def apply_set(engine: Engine[Any], state: Any, changes: Mapping[str, Any] | None
     for path, value in changes.items():
         text = set_field(text, path, value)
     try:
-        return engine.deserialize(text)
+        edited = engine.deserialize(text)
+        # what the pages derive from the fields set (lists for slots), made again
+        rebuild = getattr(engine, "rebuild", None)
+        return rebuild(edited) if callable(rebuild) else edited
     except (Rulebook2GameError, ValueError) as exc:
         paths = ", ".join(changes)
         hint = ""

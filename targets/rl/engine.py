@@ -184,6 +184,17 @@ class RlEngine:
             raise IllegalActionError(action, self.legal_actions(state))
         return self._wrap(info, state._root, (*state._history, index))
 
+    def rebuild(self, state: RlState) -> RlState:
+        """``state`` with what the pages derive from other state made again (their
+        ``r2g_rebuild``: lists kept for candidate slots), after a ``set`` edited its
+        fields; ``state`` itself when the pages define none."""
+        if not self._worker.rebuilds:
+            return state
+        handle = self._handle(state)
+        info = self._call(lambda w: w.rebuild(handle), "r2g_rebuild", state)
+        text = self._call(lambda w: w.serialize(info.handle), "serialize")
+        return self._wrap(info, text, ())
+
     def apply_all(self, state: RlState, actions: Sequence[str]) -> list[RlState]:
         """The states after each of ``actions`` in turn, in one round trip.
 

@@ -192,6 +192,8 @@ class RlWorker:
         self.lists_candidates: bool = bool(hello.get("lists_candidates", False))
         """Whether the game lists candidate moves (``r2g_move_candidates``): the native
         loop then draws among them, and every state reports them (``candidates``)."""
+        self.rebuilds: bool = bool(hello.get("rebuilds", False))
+        """Whether the pages make derived state again on request (``r2g_rebuild``)."""
         self.candidate_hook: str = str(hello.get("candidate_hook", "r2g_move_candidates"))
         """The pages' function that gives the candidates (``r2g_move_candidates``, or
         ``r2g_candidate_at`` for slots)."""
@@ -278,6 +280,10 @@ class RlWorker:
         """A new state: ``handle``'s state after action index ``action``; ``None`` if illegal."""
         reply = self.request("apply", h=handle, a=action)
         return None if reply.get("illegal") else _info(reply)
+
+    def rebuild(self, handle: int) -> StateInfo:
+        """A new state: ``handle``'s with what the pages derive made again."""
+        return _info(self.request("rebuild", h=handle))
 
     def apply_all(self, handle: int, actions: list[int]) -> list[StateInfo]:
         """The states after each action index of ``actions`` in turn, one round trip;

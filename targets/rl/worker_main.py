@@ -165,6 +165,8 @@ class LoadedGame:
         )
         self._apply = self._fn("r2g_apply")
         self._copy = self._fn("r2g_copy")
+        self._rebuilt = self._fn("r2g_rebuilt")
+        self.rebuilds = bool(self._fn("r2g_rebuilds")())
         self._buffer = self._fn("r2g_byte_buffer")
         self._playouts = self._fn("r2g_playouts")
         self._masked = self._fn("r2g_masked")
@@ -265,6 +267,10 @@ class LoadedGame:
         """The legal actions found by testing every table entry (not the game's list)."""
         game = self._state(req.get("h"))
         return {"legal": _int_list(self._table_legal(game, self.all))}
+
+    def op_rebuild(self, req: dict[str, Any]) -> dict[str, Any]:
+        """A new state: ``h``'s with what the pages derive made again (``r2g_rebuild``)."""
+        return self.info(self._store(self._rebuilt(self._state(req.get("h")))))
 
     def op_apply(self, req: dict[str, Any]) -> dict[str, Any]:
         game = self._copy(self._state(req.get("h")))
@@ -520,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
             "lists_moves": game.lists_moves,
             "lists_candidates": game.lists_candidates,
             "candidate_hook": game.candidate_hook,
+            "rebuilds": game.rebuilds,
         },
     )
     return _serve(game, out)

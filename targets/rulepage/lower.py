@@ -173,7 +173,7 @@ class Composer:
                         line.at,
                         f"`{fun.group(1)}` is written by the rulepage target; give this "
                         "function another name (the game's own clauses say it: player:, "
-                        "returns(p):, show:, slots, redrawn:)",
+                        "returns(p):, show:, slots, rebuild:)",
                     )
             if not _PAGE_NAME.fullmatch(page.name):
                 self.problems.add(
@@ -258,10 +258,10 @@ class Composer:
                     value = getattr(other, key)
                     text = value if isinstance(value, Text) else value.value
                     self.problems.add(text.at, f"`{key}` is given on two pages")
-        rebuilds = [p.redrawn for p in self.pages if p.redrawn is not None]
+        rebuilds = [p.rebuild for p in self.pages if p.rebuild is not None]
         for later in rebuilds[1:] if len(rebuilds) > 1 else ():
             for block in (rebuilds[0], later):
-                self.problems.add(block.at, "`redrawn:` is given on two pages")
+                self.problems.add(block.at, "`rebuild:` is given on two pages")
         if not any(p.ends for p in self.pages):
             at = Span(self.pages[0].file if self.pages else "pages", 1, 1)
             self.problems.add(at, "no page says when the game ends (`end when COND`)")
@@ -923,13 +923,14 @@ class Composer:
         o.line("")
         o.line("fun pretty_print(Game game):")
         o.line("    r2gp_show(game.g)")
-        redrawn = next((p.redrawn for p in self.pages if p.redrawn is not None), None)
-        if redrawn is not None:  # the runtime calls it on a copy a search bot dealt anew
-            o.line("fun r2gp_redrawn(State g):", self._origin(redrawn.at))
-            self._block("    ", redrawn)
+        rebuild = next((p.rebuild for p in self.pages if p.rebuild is not None), None)
+        if rebuild is not None:  # after a `set`, and on a copy a search bot dealt anew
             o.line("")
-            o.line("fun r2g_redrawn(Game game):")
-            o.line("    r2gp_redrawn(game.g)")
+            o.line("fun r2gp_rebuild(State g):", self._origin(rebuild.at))
+            self._block("    ", rebuild)
+            o.line("")
+            o.line("fun r2g_rebuild(Game game):")
+            o.line("    r2gp_rebuild(game.g)")
             o.line("")
         if self.logs:  # the lines `log` wrote while the last action was applied
             o.line("")

@@ -151,9 +151,10 @@ class Page:
     setup: Block | None = None
     code: Block | None = None
     show: Block | None = None
-    redrawn: Block | None = None
-    """Statements that make again what the pages derive from hidden cards, run on a copy
-    whose hidden cards a search bot dealt anew."""
+    rebuild: Block | None = None
+    """Statements that make again what the pages derive from other state (lists kept for
+    slots): run after a ``set`` edits fields, and on a copy whose hidden cards a search
+    bot dealt anew."""
     imports: tuple[Text, ...] = ()
     problems: tuple[PageProblem, ...] = field(default=(), compare=False)
 
@@ -161,7 +162,7 @@ class Page:
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _CALL = rf"({_IDENT})\s*\(([^)]*)\)"
 _CLAUSES: dict[str, re.Pattern[str]] = {
-    "block": re.compile(r"^(state|setup|code|show|redrawn)\s*:\s*$"),
+    "block": re.compile(r"^(state|setup|code|show|rebuild)\s*:\s*$"),
     "player": re.compile(r"^player\s*:\s*(\S.*)$"),
     "tier": re.compile(r"^(when|priority\s+when|chance\s+when)\s+(\S.*)$"),
     "modifier": re.compile(r"^modifier\s*$"),
@@ -193,7 +194,7 @@ KEYWORDS = (
     "returns(p):",
     "code:",
     "show:",
-    "redrawn:",
+    "rebuild:",
     "import",
 )
 

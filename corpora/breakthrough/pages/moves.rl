@@ -19,3 +19,14 @@ fun r2g_candidate_at(Game g, Int k) -> Int:
     if to_file < 0 or to_file >= FILES:
         return -1
     return from_file * SQUARES + (square / FILES) * FILES + to_file
+
+# A scenario's or show_position's `set` edits the squares: the piece lists are made
+# again from them (runtime, `r2g_rebuild`).
+fun r2g_rebuild(Game g):
+    g.board.pieces[0] = 0
+    g.board.pieces[1] = 0
+    let square = 0
+    while square < SQUARES:
+        if g.board.squares[square] != EMPTY:
+            g.board.add_piece(g.board.squares[square] - 1, square)
+        square = square + 1

@@ -15,8 +15,8 @@ const PASS_CARD_FIRST = 56
 const PLAY_FIRST = 108
 
 # A search bot deals the cards its seat cannot see anew; the lists are then made again
-# from the cards (runtime, `r2g_redrawn`).
-fun r2g_redrawn(Game g):
+# from the cards (runtime, `r2g_rebuild`).
+fun r2g_rebuild(Game g):
     g.table.list_again()
 
 fun r2g_candidate_slots(Game g) -> Int:

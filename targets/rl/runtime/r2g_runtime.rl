@@ -56,6 +56,8 @@ fun r2g_instantiate():
     r2g_masked(g, 0)
     r2g_resampled(g, 0, 0)
     r2g_resample_is_clean(g, 0)
+    r2g_rebuilt(g)
+    r2g_rebuilds()
     let buffer = r2g_int_buffer(0)
     r2g_float_buffer(0)
     r2g_step(g, all, candidates, -1, buffer)
@@ -1017,17 +1019,17 @@ fun<T> r2g_tensor(T obj, Int observer) -> Vector<Float>:
 # `r2g_resample_is_clean` is false when the state has one, and bots then do not search.
 # A game whose pages keep values derived from hidden ones (lists of each hand, for
 # candidate slots; reference.md, "Who sees what") says how to make them again with
-# `r2g_redrawn(g)`, called on the copy once its hidden cards are drawn again; its
+# `r2g_rebuild(g)`, called on the copy once its hidden cards are drawn again; its
 # `Hidden` values other than arrays are then left for it to rebuild.
 
 cls R2GSampler:
     R2GRandom rng
     Int observer
     Bool clean
-    Bool redrawn
+    Bool rebuilds
 
-trait<T> R2GRedrawn:
-    fun r2g_redrawn(T g)
+trait<T> R2GRebuild:
+    fun r2g_rebuild(T g)
 
 trait<T> R2GRepartitionable:
     fun r2g_repartition(T obj, R2GSampler sampler)
@@ -1092,7 +1094,7 @@ fun<T, Int X> r2g_resample(T[X] obj, R2GSampler sampler):
 fun<T> r2g_resample(Hidden<T> obj, R2GSampler sampler):
     if obj.value is R2GShufflable:
         obj.value.r2g_shuffle(sampler)
-    else if !sampler.redrawn:
+    else if !sampler.rebuilds:
         sampler.clean = false
 
 trait<T> R2GShufflable:
@@ -1145,11 +1147,29 @@ fun r2g_resampled(Game g, Int observer, Int seed) -> Game:
 
 # The hidden values of `g` drawn again, and what the pages derive from them made again.
 fun r2g_redraw(Game g, R2GSampler sampler):
-    if g is R2GRedrawn:
-        sampler.redrawn = true
+    if g is R2GRebuild:
+        sampler.rebuilds = true
     _r2g_resample(g, sampler)
-    if g is R2GRedrawn:
-        g.r2g_redrawn()
+    if g is R2GRebuild:
+        g.r2g_rebuild()
+
+# A copy of `g` with what its pages derive from other state made again (`r2g_rebuild`):
+# a scenario's or show_position's `set` edits a state's fields, and what the pages keep
+# derived from them (lists for candidate slots) must follow. The copy is `g` itself when
+# the pages define no `r2g_rebuild`.
+fun r2g_rebuilt(Game g) -> Game:
+    let copy = g
+    if copy is R2GRebuild:
+        copy.r2g_rebuild()
+    return copy
+
+# Whether the pages define `r2g_rebuild` (the worker tells the engine). Starts no game.
+fun r2g_rebuilds() -> Bool:
+    let g : Game
+    let found = false
+    if g is R2GRebuild:
+        found = true
+    return found
 
 fun r2g_resample_is_clean(Game g, Int observer) -> Bool:
     let copy = g
