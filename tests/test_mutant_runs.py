@@ -274,13 +274,25 @@ def test_survivors_rerun_every_survivor_and_keep_the_whole_runs_report(tmp_path:
     md = (reports / "mutants.md").read_text()
     assert f"| {len(every)} | 32 | 0 | 32 | 1 | 31 | 0 | 0 | 100.0% |" in md
     assert "re-ran only the 2 survivors of the run before it: 1 killed now" in md
-    # a survivor whose page changed since is no longer the same mutant: said, not guessed
+    # a line added above a survivor moves it and renumbers its page's mutants: it is
+    # found again by its edit and re-run under its new id (a trial translator's added
+    # evidence made the re-run refuse, and cost a whole run)
     page = game / "pages" / f"{outside.page}.rl"
     text = page.read_text().split("\n")
     header_end = next(i for i, line in enumerate(text) if not line.startswith("#"))
     text[header_end:header_end] = [""]
     page.write_text("\n".join(text))
     write_mutant_report(last, reports)
+    moved = CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
+    assert moved.exit_code == 0, moved.output
+    again = read_mutant_run(reports)
+    (rerun,) = [o for o in again.outcomes if o.id in again.rerun and o.operator == outside.operator]
+    assert rerun.line == outside.line + 1 and rerun.status == KILLED
+    # a survivor whose own line changed is no longer that mutant: said, not guessed
+    write_mutant_report(last, reports)
+    lines = page.read_text().split("\n")
+    lines[outside.line] = lines[outside.line] + "  # edited"
+    page.write_text("\n".join(lines))
     stale = CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
     assert stale.exit_code == 2 and "no longer mutants of these pages" in stale.output
 

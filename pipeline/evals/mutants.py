@@ -437,6 +437,17 @@ def read_mutant_run(reports_dir: Path) -> MutantRun:
         raise StaleMutantRun(f"{path}: no earlier mutant run to take survivors from") from None
 
 
+def _edit_key(page: str, diff: str) -> tuple[str, tuple[str, ...]]:
+    """A mutant's edit without its position: its page and the lines the diff removes,
+    adds and keeps around them."""
+    body = tuple(
+        line
+        for line in diff.splitlines()
+        if line[:1] in "+- " and not line.startswith(("+++", "---"))
+    )
+    return page, body
+
+
 def rerun_survivors(
     game_dir: Path,
     *,
@@ -455,13 +466,21 @@ def rerun_survivors(
     """
     reports = open_workspace(game_dir).reports_dir
     last = read_mutant_run(reports)
-    survivors = {o.id: o for o in last.survivors}
-    current = {m.id: m for m in select_mutants(game_dir, None, last.profile.seed)[0]}
-    gone = [i for i, o in survivors.items() if i not in current or current[i].diff != o.diff]
+    current = select_mutants(game_dir, None, last.profile.seed)[0]
+    # a survivor is found again by its edit, not its id: evidence added elsewhere on its
+    # page moves its line and renumbers the page's mutants, but leaves it the same edit
+    now_id: dict[str, str] = {}
+    gone = []
+    for o in last.survivors:
+        same = [m for m in current if _edit_key(m.page, m.diff) == _edit_key(o.page, o.diff)]
+        if same:
+            now_id[o.id] = min(same, key=lambda m: abs(m.line - o.line)).id
+        else:
+            gone.append(o.id)
     if gone:
         raise StaleMutantRun(
             f"{len(gone)} survivor(s) of the last mutant run (e.g. {gone[0]}) are no longer "
-            "mutants of these pages (the pages changed): run all mutants again"
+            "mutants of these pages (the lines they edit changed): run all mutants again"
         )
     profile = profile or last.profile
     fresh = run_mutants(
@@ -472,16 +491,16 @@ def rerun_survivors(
         on_mutant=on_mutant,
         write=False,
         runner=runner,
-        only=frozenset(survivors),
+        only=frozenset(now_id.values()),
     )
-    by_id = {o.id: o for o in fresh.outcomes}
+    by_id = {old: o for o in fresh.outcomes for old, new in now_id.items() if new == o.id}
     merged = MutantRun(
         last.game,
         tuple(by_id.get(o.id, o) for o in last.outcomes),
         round(last.seconds + fresh.seconds, 3),
         last.enumerated,
         profile,
-        rerun=tuple(by_id),
+        rerun=tuple(o.id for o in by_id.values()),
     )
     write_mutant_report(merged, reports)
     return merged

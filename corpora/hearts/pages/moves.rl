@@ -14,8 +14,9 @@ const DEAL_FIRST = 4
 const PASS_CARD_FIRST = 56
 const PLAY_FIRST = 108
 
-# A search bot deals the cards its seat cannot see anew; the lists are then made again
-# from the cards (runtime, `r2g_rebuild`).
+# A search bot deals the cards its seat cannot see anew, and a scenario's `set` may
+# give the hands outright; the lists are then made again from the cards (runtime,
+# `r2g_rebuild`).
 fun r2g_rebuild(Game g):
     g.table.list_again()
 
