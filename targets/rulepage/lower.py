@@ -795,16 +795,7 @@ class Composer:
         (every action) when the legal actions are in several groups or in none."""
         o = self.out
         for number, (terms, _kinds) in enumerate(groups):
-            o.line(f"fun r2gp_guard__{number}(State g, Int tier) -> Bool:")
-            for tier, texts in terms:
-                o.line(f"    if tier == {tier}:")
-                indent = "        "
-                for text in texts:
-                    o.user(f"{indent}if (", text.text + "):", *self._where(text))
-                    indent += "    "
-                o.line(f"{indent}return true")
-            o.line("    return false")
-            o.line("")
+            self._guard_fun(f"r2gp_guard__{number}", terms)
         for number, (_terms, kinds) in enumerate(groups):
             o.line(f"fun r2gp_any__{number}(State g) -> Bool:")
             for kind in kinds:
@@ -847,6 +838,20 @@ class Composer:
         o.line("# are in several groups or in none (targets/rl/resume_points.py).")
         o.line("fun r2g_mixed_point() -> Bool:")
         o.line("    return true")
+        o.line("")
+
+    def _guard_fun(self, name: str, terms: list[_Term]) -> None:
+        """``fun NAME(State g, Int tier) -> Bool``: whether one of ``terms`` holds."""
+        o = self.out
+        o.line(f"fun {name}(State g, Int tier) -> Bool:")
+        for tier, texts in terms:
+            o.line(f"    if tier == {tier}:")
+            indent = "        "
+            for text in texts:
+                o.user(f"{indent}if (", text.text + "):", *self._where(text))
+                indent += "    "
+            o.line(f"{indent}return true")
+        o.line("    return false")
         o.line("")
 
     def _where(self, text: Text) -> tuple[str, int, int]:
@@ -964,16 +969,7 @@ class Composer:
             offset += size
         for spec, base, size in actions:
             kind = self.kinds[spec.name]
-            o.line(f"fun r2gp_may__{spec.name}(State g, Int tier) -> Bool:")
-            for tier, texts in self._guard_terms(kind):
-                o.line(f"    if tier == {tier}:")
-                indent = "        "
-                for text in texts:
-                    o.user(f"{indent}if (", text.text + "):", *self._where(text))
-                    indent += "    "
-                o.line(f"{indent}return true")
-            o.line("    return false")
-            o.line("")
+            self._guard_fun(f"r2gp_may__{spec.name}", self._guard_terms(kind))
             if spec.name not in clauses:
                 continue
             clause = clauses[spec.name]
