@@ -400,63 +400,24 @@ def narrowed(
     return replace(finding, pages=tuple(refs), sections=sections, extra=extra)
 
 
-_FUN_DEF = re.compile(r"^(\s*)fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_CODE_INDENT = 4
-"""A RulePage page's functions sit in its ``code:`` block, at this indentation."""
-
-
-def _functions(file: str, lines: Sequence[str]) -> list[tuple[str, int, int]]:
-    """The top-level functions of one page: (name, first line, last line), 1-based."""
-    top = _CODE_INDENT if file.endswith(".page") else 0
-    found = []
-    for i, line in enumerate(lines):
-        match = _FUN_DEF.match(line)
-        if match is None or len(match.group(1)) > top:
-            continue
-        indent, last = len(match.group(1)), i
-        for j in range(i + 1, len(lines)):
-            if lines[j].strip():
-                if len(lines[j]) - len(lines[j].lstrip()) <= indent:
-                    break
-                last = j
-        found.append((match.group(2), i + 1, last + 1))
-    return found
-
-
 def invariant_lines(root: Path, pages: Iterable[Path], funs: Iterable[str]) -> set[PageLine]:
     """The page lines of the rule invariants' functions (``[[invariants]]`` with ``fun``)
     and of the functions only they call: their failure branches run only when an
-    invariant breaks, so no check of a correct game executes them."""
-    texts = {
-        str(p.relative_to(root)): [code_of(line) for line in p.read_text().splitlines()]
-        for p in pages
-    }
-    spans = {
-        name: (file, a, b)
-        for file, lines in texts.items()
-        for name, a, b in _functions(file, lines)
-    }
-    exempt = {f for f in funs if f in spans}
-    if not exempt:
+    invariant breaks, so no check of a correct game executes them. The same closure the
+    mutants leave out (:func:`~rulebook2game.mutate.mutants.presentation_closure`)."""
+    from rulebook2game.mutate.mutants import presentation_closure
+    from rulebook2game.mutate.source import PageSource
+
+    roots = frozenset(funs)
+    if not roots:
         return set()
-
-    def inside(file: str, number: int) -> bool:
-        return any(spans[f][0] == file and spans[f][1] <= number <= spans[f][2] for f in exempt)
-
-    grown = True
-    while grown:
-        grown = False
-        for name, (home, first, _last) in spans.items():
-            if name in exempt:
-                continue
-            call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
-            uses = [
-                (file, n)
-                for file, lines in texts.items()
-                for n, line in enumerate(lines, 1)
-                if call.search(line) and (file, n) != (home, first)
-            ]
-            if uses and all(inside(file, n) for file, n in uses):
-                exempt.add(name)
-                grown = True
-    return {(spans[f][0], n) for f in exempt for n in range(spans[f][1], spans[f][2] + 1)}
+    texts = {p: p.read_text(encoding="utf-8") for p in pages}
+    names = presentation_closure({p.stem: t for p, t in texts.items()}, roots)
+    found: set[PageLine] = set()
+    for path, text in texts.items():
+        page = PageSource.parse(path.stem, text)
+        file = str(path.relative_to(root))
+        for i, (mask, owner) in enumerate(zip(page.masks, page.owners, strict=True)):
+            if owner in names and mask.strip():
+                found.add((file, i + 1))
+    return found
