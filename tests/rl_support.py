@@ -45,13 +45,16 @@ def engine_of(rl_games: Path, game: str, optimized: bool = False) -> RlEngine:
     return RlEngine(build_of(rl_games, game, optimized), game=game)
 
 
-def game_copy(source: Path, tmp_path: Path, old: str = "", new: str = "") -> Path:
+def game_copy(
+    source: Path, tmp_path: Path, old: str = "", new: str = "", page_name: str = "moves.rl"
+) -> Path:
     """A copy of the game directory ``source`` under ``tmp_path`` (no build, reports or
-    runs), with the one occurrence of ``old`` in ``pages/moves.rl`` replaced by ``new``."""
+    runs; links followed), with the one occurrence of ``old`` in ``pages/PAGE_NAME``
+    replaced by ``new``."""
     dest = tmp_path / source.name
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns("build", "reports", "runs"))
     if old:
-        page = dest / "pages" / "moves.rl"
+        page = dest / "pages" / page_name
         text = page.read_text()
         assert text.count(old) == 1
         page.write_text(text.replace(old, new))

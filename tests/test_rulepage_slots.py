@@ -21,7 +21,7 @@ from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.targets.rulepage.lower import compose
 from rulebook2game.targets.rulepage.syntax import parse_page
 from rulebook2game.workspace import Workspace, open_workspace
-from tests.rl_support import in_process_matches_table
+from tests.rl_support import game_copy, in_process_matches_table
 
 BREAKTHROUGH = CORPORA_DIR / "rulepage" / "breakthrough"
 HEARTS = CORPORA_DIR / "rulepage" / "hearts"
@@ -33,14 +33,7 @@ SLOTS = "slots move(ff, fr, tf) for k < 3 * g.pieces[g.player]:\n"
 def _copy(tmp_path: Path, old: str = "", new: str = "") -> Path:
     """The corpus game (links followed, no build), with ``old`` replaced by ``new`` once
     in its pieces page."""
-    dest = tmp_path / "breakthrough"
-    shutil.copytree(BREAKTHROUGH, dest, symlinks=False, ignore=shutil.ignore_patterns("build"))
-    if old:
-        page = dest / "pages" / "pieces.page"
-        text = page.read_text()
-        assert text.count(old) == 1
-        page.write_text(text.replace(old, new))
-    return dest
+    return game_copy(BREAKTHROUGH, tmp_path, old, new, page_name="pieces.page")
 
 
 def _engine(root: Path, optimized: bool) -> RlEngine:
