@@ -728,8 +728,11 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
     let players = get_num_players()
     let any : T
     let done = 0
+    # every playout starts from a copy of one new game: play() would clear and then
+    # copy the whole state, and run the setup, for each
+    let start = play()
     while done != count:
-        let g = play()
+        let g = start
         let steps = 0
         let status = R2G_TERMINAL
         let header = out.size()
