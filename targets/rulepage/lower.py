@@ -710,18 +710,43 @@ class Composer:
         o.line("        self.items[self.size] = step")
         o.line("        self.size = self.size + 1")
         o.line("")
-        o.line("fun r2gp_apply(State g, R2gpStep first):")
-        if self.logs:  # each action's log starts empty
-            o.line("    let no_lines : Vector<String>")
-            o.line("    g.r2gp_log = no_lines")
-        # One stack of pending follow-ups: a reduction appends its follow-ups in the
-        # order written, and they are reversed in place so that the first is applied
-        # next (depth first); one buffer to clear per action instead of two.
-        o.line("    let out : R2gpSteps")
-        o.line("    r2gp_reduce(g, first, out)")
-        o.line("    r2gp_settle(g)")
-        o.line("    if out.size == 0:")
-        o.line("        return")
+        # The follow-up stack lives in the play coroutine (`frm r2gp_out`), so no action
+        # clears a buffer; every slot a follow-up leaves is cleared again as it is
+        # taken, so the stack is blank between actions (it takes no part in the
+        # observation tensor: r2g_size 0).
+        o.line("fun r2g_write(R2gpSteps obj, Int observer, Vector<Float> out, Int index):")
+        o.line("    return")
+        o.line("")
+        o.line("fun r2g_size(R2gpSteps obj) -> Int:")
+        o.line("    return 0")
+        o.line("")
+        if self.follows:
+            self._follow()
+        # One entry per action: its reductions called directly (no step record, no
+        # dispatch on its kind), then the auto rules, then the follow-ups it left.
+        for kind in self.kinds.values():
+            if not kind.interface:
+                continue
+            params = "".join(f", Int a{i}" for i in range(kind.arity))
+            o.line(f"fun r2gp_act__{kind.number}(State g, R2gpSteps out{params}):")
+            if self.logs:  # each action's log starts empty
+                o.line("    let no_lines : Vector<String>")
+                o.line("    g.r2gp_log = no_lines")
+            args = "".join(f", a{i}" for i in range(kind.arity))
+            for page, ref in self._chain(kind.name):
+                o.line(f"    r2gp_on__{page.name}__{ref.name}(g, out{args})", self._origin(ref.at))
+            o.line("    r2gp_settle(g)")
+            if self.follows:
+                o.line("    if out.size != 0:")
+                o.line("        r2gp_follow(g, out)")
+            o.line("")
+
+    def _follow(self) -> None:
+        """The follow-ups pending in ``out`` applied depth first, each with the auto rules."""
+        o = self.out
+        # A reduction appends its follow-ups in the order written; they are reversed in
+        # place so that the first is applied next.
+        o.line("fun r2gp_follow(State g, R2gpSteps out):")
         o.line("    let count = 0")
         o.line("    let base = 0")
         o.line("    while true:")
@@ -738,13 +763,15 @@ class Composer:
         o.line("        out.size = out.size - 1")
         o.line("        base = out.size")
         o.line("        let step = out.items[base]  # a copy: its slot takes the next follow-ups")
+        o.line("        let blank : R2gpStep")
+        o.line("        out.items[base] = blank")
         o.line("        r2gp_reduce(g, step, out)")
         o.line("        r2gp_settle(g)")
         o.line("        count = count + 1")
         o.line(
             '        assert(count < R2GP_FOLLOW_BOUND, "follow-up actions did not end: a '
             'chain of follow-ups keeps going")',
-            self._origin(self.follows[0]) if self.follows else None,
+            self._origin(self.follows[0]),
         )
         o.line("")
 
@@ -862,6 +889,7 @@ class Composer:
         o.line("@classes")
         o.line("act play() -> Game:")
         o.line("    frm g : State")
+        o.line("    frm r2gp_out : R2gpSteps")
         o.line("    r2gp_setup(g)")
         o.line("    r2gp_settle(g)")
         o.line("    while !r2gp_over(g):")
@@ -889,7 +917,7 @@ class Composer:
             )
             values = [f"{rl_name(a.name)}.value" for a in spec.args]
             cond = ", ".join(["g", *values])
-            step = ", ".join([str(kind.number), *values, *(["0"] * (self.width - len(values)))])
+            call = ", ".join(["g", "r2gp_out", *values])
             owner = self.owner.get(spec.name)
             origin = self._origin(owner[1].at) if owner else None
             o.line(
@@ -897,7 +925,7 @@ class Composer:
                 f"{{ r2gp_legal__{spec.name}({cond}) }}",
                 origin,
             )
-            o.line(f"{indent}        r2gp_apply(g, r2gp_step({step}))")
+            o.line(f"{indent}        r2gp_act__{kind.number}({call})")
 
     def _hooks(self) -> None:
         o = self.out
