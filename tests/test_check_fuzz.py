@@ -109,8 +109,13 @@ def test_runs_are_deterministic() -> None:
 
 
 def test_native_rng_matches_reference_values() -> None:
-    # splitmix64 from seed 0: the first output is a published constant
-    assert NativeRng(0).next() == 0xE220A8397B1DCDAF
+    # Knuth's MMIX LCG from seed 0: the first state is the increment, the next is
+    # increment * (multiplier + 1) mod 2^64; a draw is the high 32 bits of the state
+    increment, multiplier = 1442695040888963407, 6364136223846793005
+    rng = NativeRng(0)
+    assert rng.next() == increment >> 32 == 0x14057B7E
+    assert rng.next() == (increment * (multiplier + 1) % 2**64) >> 32
+    assert NativeRng(0).below(10) == (0x14057B7E * 10) >> 32
 
 
 def test_native_rng_draws_listed_moves_in_the_listed_order() -> None:

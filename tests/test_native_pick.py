@@ -23,8 +23,8 @@ from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.rl.compile import OPTIMIZED_FLAGS, RUNTIME_DIR, RUNTIME_FILES
 from rulebook2game.targets.rl.toolchain import find_toolchain
 
-SPLITMIX_MULTIPLIER = str(0xBF58476D1CE4E5B9 - (1 << 64))
-"""The generator's first multiplier as LLVM prints an i64 constant."""
+LCG_MULTIPLIER = str(6364136223846793005)
+"""The generator's multiplier as LLVM prints an i64 constant."""
 
 
 def _loop_ir(game: Path) -> str:
@@ -53,7 +53,7 @@ def test_table_draws_are_compiled_into_the_loop(game: str) -> None:
     assert not [name for name in called if name.startswith("rl_r2g_pick")], called
     assert not [name for name in called if name.startswith("rl_r2g_draw")], called
     # The generator steps inside the loop function (not in a called pick or `next`).
-    assert SPLITMIX_MULTIPLIER in body
+    assert LCG_MULTIPLIER in body
     assert not [name for name in called if name.startswith("rl_m_next__R2GRandom")], called
     # Only the fallback after every draw missed (scan, then one draw) is out of line.
     assert [name for name in called if name.startswith("rl_r2g_")] == [

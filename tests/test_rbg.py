@@ -335,7 +335,7 @@ def test_play_that_never_ends_is_a_finding(tmp_path: Path) -> None:
     turn = ws.pages_dir / "turn.rbg"
     text = turn.read_text().replace("anySquare {e} [mark] ->>", "anySquare [mark] ->>")
     turn.write_text(text.replace("{? three(mark)} [$ me", "{? three(mark)} {} [$ me"))
-    report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 5})
+    report = run_check(ws, (compile_stage, fuzz_stage), options={"fuzz": 20})
     assert any("no end within 9 steps" in f.message for f in report.findings)
 
 

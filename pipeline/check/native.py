@@ -4,7 +4,7 @@ An engine with :class:`NativePlayouts` (the rl engine) plays seeded uniform-rand
 games inside its worker, one round trip per batch.
 
 The native loop (``r2g_playouts`` in ``targets/rl/runtime/r2g_runtime.rl``) seeds a
-splitmix64 generator once per batch and, at every step, picks an action as
+linear congruential generator once per batch and, at every step, picks an action as
 :meth:`NativeRng.pick` does (random draws among the actions that can follow the
 point where the game is suspended, until one is legal; one draw among the listed
 moves when the game lists them; draws among the pages' candidate moves when the game

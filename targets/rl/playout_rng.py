@@ -1,6 +1,6 @@
 """The native playout loop's random choices, reproduced in Python.
 
-``r2g_playouts`` (``runtime/r2g_runtime.rl``) seeds one splitmix64 generator per batch
+``r2g_playouts`` (``runtime/r2g_runtime.rl``) seeds one linear congruential generator per batch
 (with ``seed & (2**63 - 1)``) and, at every step, picks an action (in the loop's own
 body; ``r2g_pick`` for a game that lists its moves):
 
@@ -26,7 +26,9 @@ slots in slot order, an empty one -1, never legal): 2-4 then draw among them, an
 legal actions of 3 are the legal candidates in that order. The native loop computes only
 the slots it draws; the draws are the same as over the whole list.
 
-``below(n)`` is ``((next() & 0xffffffff) * n) >> 32``. Given the legal action indices
+``next()`` is the high 32 bits of the 64-bit state after ``state = state *
+6364136223846793005 + 1442695040888963407`` (Knuth's MMIX constants); ``below(n)`` is
+``(next() * n) >> 32``. Given the legal action indices
 of each state (``RlEngine.legal_indices``, or the legal actions mapped through
 ``action_texts``), a :class:`PlayoutRng` makes the same choices: the point of a state
 that has legal actions is the point of any of them, and legal actions at several points
@@ -42,30 +44,26 @@ from collections.abc import Sequence
 
 MASK64 = (1 << 64) - 1
 SEED_MASK = (1 << 63) - 1
-_GAMMA = 0x9E3779B97F4A7C15
+_MULTIPLIER = 6364136223846793005
+_INCREMENT = 1442695040888963407
 MAX_POINTS = 64
 """``R2G_POINTS`` of the runtime: with a point at or beyond it, the whole table is tested."""
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
 
 
 class PlayoutRng:
-    """splitmix64 and the action choice of the native loop, seeded like a batch."""
+    """The native loop's generator and action choice, seeded like a batch."""
 
     def __init__(self, seed: int) -> None:
         self.state = seed & SEED_MASK
 
     def next(self) -> int:
-        """The next 64-bit output (as an unsigned number)."""
-        self.state = (self.state + _GAMMA) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * _MUL1) & MASK64
-        z = ((z ^ (z >> 27)) * _MUL2) & MASK64
-        return z ^ (z >> 31)
+        """The next 32-bit output: the high half of the advanced state."""
+        self.state = (self.state * _MULTIPLIER + _INCREMENT) & MASK64
+        return self.state >> 32
 
     def below(self, n: int) -> int:
         """A number in ``[0, n)`` (``0 < n < 2**31``)."""
-        return ((self.next() & 0xFFFFFFFF) * n) >> 32
+        return (self.next() * n) >> 32
 
     def pick(
         self,
