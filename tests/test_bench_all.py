@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from rulebook2game.bench import ROUNDS
 from rulebook2game.cli import app
 from rulebook2game.resources import CORPORA_DIR
 
@@ -27,8 +28,13 @@ def test_every_game_of_a_corpus_in_one_report(tmp_path: Path) -> None:
     data = json.loads(json_path.read_text())
     assert [g["game"] for g in data["games"]] == ["pig", "tic_tac_toe"]
     assert all(g["ratios"]["rl native (-O2) / openspiel c++ bots"] > 0 for g in data["games"])
+    # the two loops took turns: one ratio per round, the lowest and highest in the table
+    for game in data["games"]:
+        assert len(game["round_ratios"]) == ROUNDS and min(game["round_ratios"]) > 0
     markdown = json_path.with_suffix(".md").read_text()
     assert "| pig |" in markdown and "| tic_tac_toe |" in markdown and "10x goal" in markdown
+    pig = data["games"][0]["round_ratios"]
+    assert f"| {min(pig):.1f}-{max(pig):.1f}x |" in markdown and "per round" in markdown
 
 
 def test_a_folder_without_games_is_bad_input(tmp_path: Path) -> None:

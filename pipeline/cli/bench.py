@@ -19,6 +19,7 @@ from rulebook2game.bench import (
     OPENSPIEL,
     PYSPIEL_PYTHON,
     PYTHON,
+    ROUNDS,
     BenchReport,
     BenchRow,
     bench_workspace,
@@ -116,6 +117,7 @@ def summary_rows(reports: list[BenchReport]) -> list[tuple[str, ...]]:
                 f"{native.per_second:,.0f}" if native else "-",
                 f"{openspiel.per_second:,.0f}" if openspiel else "-",
                 f"{ratio:.1f}x" if ratio is not None else "-",
+                r.round_range(),
                 f"{per_step:.2f}x" if per_step is not None else "-",
                 ("met" if ratio >= GOAL_RATIO else "below") if ratio is not None else "-",
                 *_check_cells(r),
@@ -137,6 +139,7 @@ SUMMARY_COLUMNS = (
     "native playouts/s",
     "openspiel c++ playouts/s",
     "native / openspiel",
+    "per round",
     "in-process / pyspiel python",
     f"{GOAL_RATIO:g}x goal",
     "check s",
@@ -149,7 +152,9 @@ def summary_markdown(reports: list[BenchReport], seconds: float, seed: int) -> s
     lines = [
         "# bench, every game",
         "",
-        f"Each engine ran {seconds:g} s per game (seed {seed}); CPU seconds, one machine, one run.",
+        f"Each engine ran {seconds:g} s per game (seed {seed}); CPU seconds, one machine, one run. "
+        f"The native loop and OpenSpiel's C++ loop took turns in {ROUNDS} rounds; "
+        "*per round* is the lowest and highest ratio of a round.",
         "",
         "| " + " | ".join(SUMMARY_COLUMNS) + " |",
         "|" + "---|" * len(SUMMARY_COLUMNS),
