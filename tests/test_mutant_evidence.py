@@ -27,6 +27,13 @@ def _mutant(game: Path, mutant_id: str) -> Mutant:
     return m
 
 
+def _forward_flip(game: Path) -> Mutant:
+    """The mutant that flips `player == 0` in `forward` (black then moves toward rank 8)."""
+    lines = (game / "pages" / "board.rl").read_text(encoding="utf-8").splitlines()
+    line = lines.index("fun forward(Int player) -> Int:") + 2  # the `if` below it, 1-based
+    return _mutant(game, f"board:{line}:cmp_flip:1")
+
+
 def test_copy_holds_scenarios_and_a_resolvable_second_translation(tmp_path: Path) -> None:
     game = _game(tmp_path)
     shutil.copytree(
@@ -35,7 +42,7 @@ def test_copy_holds_scenarios_and_a_resolvable_second_translation(tmp_path: Path
     text = (game / "game.toml").read_text(encoding="utf-8")
     (game / "game.toml").write_text('second_opinion = "second"\n' + text, encoding="utf-8")
     (game / "rbg.toml").write_text("# map\n", encoding="utf-8")
-    dest = materialize(game, _mutant(game, "board:58:cmp_flip:1"), tmp_path / "copy")
+    dest = materialize(game, _forward_flip(game), tmp_path / "copy")
     assert sorted(p.name for p in (dest / "scenarios").iterdir()) == sorted(
         p.name for p in (game / "scenarios").iterdir()
     )
@@ -50,7 +57,7 @@ def test_second_translation_outside_the_game_is_named_by_absolute_path(tmp_path:
     shutil.copytree(CORPORA_DIR / "breakthrough", other)
     text = (game / "game.toml").read_text(encoding="utf-8")
     (game / "game.toml").write_text('second_opinion = "../other"\n' + text, encoding="utf-8")
-    dest = materialize(game, _mutant(game, "board:58:cmp_flip:1"), tmp_path / "copy")
+    dest = materialize(game, _forward_flip(game), tmp_path / "copy")
     assert open_workspace(dest).config().second_opinion == str(other.resolve())
 
 
@@ -66,7 +73,7 @@ def test_a_mutant_only_a_scenario_kills_is_reported_killed(tmp_path: Path) -> No
     game = _game(tmp_path)
     # black moves toward rank 8: no trace, no fuzz, no oracle walk sees it; the
     # first_move scenario does
-    mutant = _mutant(game, "board:58:cmp_flip:1")
+    mutant = _forward_flip(game)
     outcome = check_mutant(game, mutant, Profile(fuzz=0, oracle=0))
     assert outcome.status == KILLED, outcome
     assert outcome.stage == "scenarios"

@@ -2,8 +2,9 @@
 # implements: 2, 3
 # The 8 x 8 board, squares indexed by file 0..7 (a..h) and rank 1..8; both armies set up.
 # Each player's pieces are also kept as a list of their squares (square = (rank - 1) *
-# 8 + file), for the candidate slots (page moves).
+# 8 + file), for the candidate slots (page moves), hidden from the observation.
 import serialization.print
+import machine_learning
 import turn
 
 const FILES = 8
@@ -15,13 +16,19 @@ const WHITE = 2
 const MAX_PIECES = 16
 const ALL_PIECES = 32  # 2 * MAX_PIECES
 
-cls Board:
-    Int[SQUARES] squares
-    Int[2] pieces  # pieces left, by player
+# Where each player's pieces stand, in an order that depends on the moves played: kept
+# in a Hidden value, so that the observation (the squares and counts) is the same for
+# the same position however it was reached.
+cls PieceLists:
     # player p's pieces stand on at[p * MAX_PIECES + k] for k < pieces[p]
     Int[ALL_PIECES] at
     # the k of the piece standing on a square (meaningless on an empty square)
     Int[SQUARES] slot
+
+cls Board:
+    Int[SQUARES] squares
+    Int[2] pieces  # pieces left, by player
+    Hidden<PieceLists> lists
 
     fun get(Int file, Int rank) -> Int:
         return self.squares[(rank - 1) * FILES + file]
@@ -30,22 +37,22 @@ cls Board:
         self.squares[(rank - 1) * FILES + file] = piece
 
     fun add_piece(Int player, Int square):
-        self.slot[square] = self.pieces[player]
-        self.at[player * MAX_PIECES + self.pieces[player]] = square
+        self.lists.value.slot[square] = self.pieces[player]
+        self.lists.value.at[player * MAX_PIECES + self.pieces[player]] = square
         self.pieces[player] = self.pieces[player] + 1
 
     fun move_piece(Int player, Int from_sq, Int to_sq):
-        let k = self.slot[from_sq]
-        self.at[player * MAX_PIECES + k] = to_sq
-        self.slot[to_sq] = k
+        let k = self.lists.value.slot[from_sq]
+        self.lists.value.at[player * MAX_PIECES + k] = to_sq
+        self.lists.value.slot[to_sq] = k
 
     # the last piece of the list takes the place of the captured one
     fun remove_piece(Int player, Int square):
         let last = self.pieces[player] - 1
-        let k = self.slot[square]
-        let moved = self.at[player * MAX_PIECES + last]
-        self.at[player * MAX_PIECES + k] = moved
-        self.slot[moved] = k
+        let k = self.lists.value.slot[square]
+        let moved = self.lists.value.at[player * MAX_PIECES + last]
+        self.lists.value.at[player * MAX_PIECES + k] = moved
+        self.lists.value.slot[moved] = k
         self.pieces[player] = last
 
 fun colour_of(Int player) -> Int:

@@ -13,7 +13,7 @@ fun r2g_candidate_slots(Game g) -> Int:
     return 3 * g.board.pieces[g.current]
 
 fun r2g_candidate_at(Game g, Int k) -> Int:
-    let square = g.board.at[g.current * MAX_PIECES + k / 3]
+    let square = g.board.lists.value.at[g.current * MAX_PIECES + k / 3]
     let from_file = square % FILES
     let to_file = from_file + k % 3 - 1
     if to_file < 0 or to_file >= FILES:
