@@ -297,6 +297,56 @@ def test_survivors_rerun_every_survivor_and_keep_the_whole_runs_report(tmp_path:
     assert stale.exit_code == 2 and "no longer mutants of these pages" in stale.output
 
 
+EXTRA_PAGE = """# page: extra
+# implements: 2
+# A helper no rule calls yet.
+fun extra_threshold(Int x) -> Int:
+    if x > 2:
+        return 1
+    return 0
+"""
+
+
+@pytest.mark.slow
+def test_survivors_rerun_runs_the_mutants_of_a_page_added_since(tmp_path: Path) -> None:
+    """A page written after the last run has mutants no run has seen: the re-run of the
+    survivors runs them too and adds them to the run (a trial translator's new page was
+    left out, and only a whole run would have checked it)."""
+    game = _ttt(tmp_path)
+    every, _ = select_mutants(game, None, 0)
+    survivor = next(m for m in every if m.operator == "cmp_flip")
+    pages = tuple(sorted(p.stem for p in (game / "pages").glob("*.rl")))
+    last = MutantRun(
+        "tic_tac_toe",
+        (_outcome_of(survivor, SURVIVED),),
+        10.0,
+        len(every),
+        Profile(fuzz=20, oracle=2),
+        pages=pages,
+    )
+    reports = game / "reports"
+    reports.mkdir()
+    write_mutant_report(last, reports)
+    (game / "pages" / "extra.rl").write_text(EXTRA_PAGE)
+    added = [m for m in select_mutants(game, None, 0)[0] if m.page == "extra"]
+    assert added
+    result = CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
+    after = read_mutant_run(reports)
+    assert after.added == ("extra",) and after.pages == tuple(sorted((*pages, "extra")))
+    assert [o.id for o in after.outcomes] == [survivor.id, *(m.id for m in added)]
+    assert after.enumerated == len(every) + len(added)
+    assert set(after.rerun) == {survivor.id, *(m.id for m in added)}
+    said = f"re-ran the 1 survivors of the last run and ran the {len(added)} mutants of the"
+    assert said in " ".join(result.output.split()), result.output
+    assert "pages added since (extra)" in (reports / "mutants.md").read_text()
+    # a report that does not name its pages (written before they were recorded) takes
+    # no page for new
+    write_mutant_report(replace(last, pages=()), reports)
+    CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
+    again = read_mutant_run(reports)
+    assert [o.id for o in again.outcomes] == [survivor.id] and again.added == ()
+
+
 @pytest.mark.slow
 def test_mutants_command_runs_checks_and_reports_progress(tmp_path: Path) -> None:
     game = _ttt(tmp_path)

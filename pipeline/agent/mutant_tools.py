@@ -67,7 +67,9 @@ def mutants_result(run: MutantRun) -> dict[str, Any]:
         "sampled": len(run.outcomes),
         "enumerated": run.enumerated,
         "rerun": {
-            "run": len(again),
+            "run": len(again) - sum(o.page in run.added for o in again),
+            "added": sum(o.page in run.added for o in again),
+            "added_pages": list(run.added),
             "killed": sum(o.status == KILLED for o in again),
             "surviving": sum(o.status == SURVIVED and o.equivalent is None for o in again),
             "equivalent": sum(o.equivalent is not None for o in again),

@@ -24,6 +24,7 @@ from rulebook2game.evals.mutants import (
     WORKERS,
     MutantRun,
     Profile,
+    new_page_mutants,
     read_mutant_run,
     rerun_survivors,
     run_mutants,
@@ -50,9 +51,15 @@ def _summary(run: MutantRun) -> None:
     if run.rerun:
         again = run.rerun_outcomes
         killed = sum(o.status == "killed" for o in again)
+        new = sum(o.page in run.added for o in again)
+        also = (
+            f" and ran the {new} mutants of the pages added since ({', '.join(run.added)})"
+            if run.added
+            else ""
+        )
         console.print(
-            f"re-ran the {len(again)} survivors of the last run: {killed} killed now; "
-            "the whole run:",
+            f"re-ran the {len(again) - new} survivors of the last run{escape(also)}: "
+            f"{killed} killed now; the whole run:",
             soft_wrap=True,
         )
     rate = "-" if run.rate is None else f"{100 * run.rate:.1f}%"
@@ -115,7 +122,8 @@ def mutants_command(
         profile = Profile(fuzz=fuzz, oracle=oracle, seed=seed)
         if survivors:
             last = read_mutant_run(open_workspace(game_dir).reports_dir)
-            progress = MutantProgress(None, seed, total=len(last.survivors))
+            added = new_page_mutants(game_dir, last)
+            progress = MutantProgress(None, seed, total=len(last.survivors) + len(added))
             run = rerun_survivors(
                 game_dir,
                 profile=profile,

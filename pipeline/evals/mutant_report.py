@@ -35,6 +35,8 @@ def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
         "profile": asdict(run.profile),
         "by_operator": {k: {"killed": a, "compiled": b} for k, (a, b) in run.by_operator().items()},
         "rerun": list(run.rerun),
+        "pages": list(run.pages),
+        "added": list(run.added),
         "outcomes": [asdict(o) for o in run.outcomes],
     }
     json_path, md_path = reports_dir / MUTANTS_JSON, reports_dir / "mutants.md"
@@ -105,11 +107,17 @@ def _rerun_line(run: MutantRun) -> list[str]:
     killed = sum(o.status == "killed" for o in again)
     surviving = sum(o.status == "survived" and o.equivalent is None for o in again)
     equivalent = sum(o.equivalent is not None for o in again)
+    new = sum(o.page in run.added for o in again)
+    also = (
+        f" and the {new} mutants of the pages added since ({', '.join(run.added)})"
+        if run.added
+        else ""
+    )
     return [
         "",
-        f"The latest call re-ran only the {len(again)} survivors of the run before it: "
-        f"{killed} killed now, {surviving} still surviving, {equivalent} reviewed as "
-        "equivalent since. The counts above are the whole run's.",
+        f"The latest call re-ran only the {len(again) - new} survivors of the run before "
+        f"it{also}: {killed} killed now, {surviving} still surviving, {equivalent} reviewed "
+        "as equivalent since. The counts above are the whole run's.",
     ]
 
 

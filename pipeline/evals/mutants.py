@@ -130,6 +130,12 @@ class MutantRun:
     profile: Profile = field(default_factory=Profile)
     rerun: tuple[str, ...] = ()
     """Ids the latest call re-ran (:func:`rerun_survivors`); the rest come from the run before."""
+    pages: tuple[str, ...] = ()
+    """The pages the run drew its mutants from (empty in a report written before they
+    were recorded)."""
+    added: tuple[str, ...] = ()
+    """Pages added since the run before, whose mutants the latest call ran for the first
+    time (their ids are in ``rerun`` too)."""
 
     def _with(self, status: str) -> list[MutantOutcome]:
         return [o for o in self.outcomes if o.status == status]
@@ -368,7 +374,12 @@ def run_mutants(
     by_id = {o.id: o for o in fresh} | skipped
     outcomes = [by_id[m.id] for m in mutants]
     run = MutantRun(
-        name, tuple(outcomes), round(time.perf_counter() - started, 3), enumerated, profile
+        name,
+        tuple(outcomes),
+        round(time.perf_counter() - started, 3),
+        enumerated,
+        profile,
+        pages=tuple(read_pages(game_dir / "pages")),
     )
     if write:
         write_mutant_report(run, ws.reports_dir)
@@ -432,6 +443,8 @@ def read_mutant_run(reports_dir: Path) -> MutantRun:
             enumerated=int(data["enumerated"]),
             profile=Profile(**data["profile"]),
             rerun=tuple(data.get("rerun", ())),
+            pages=tuple(data.get("pages", ())),
+            added=tuple(data.get("added", ())),
         )
     except (OSError, ValueError, KeyError, TypeError):
         raise StaleMutantRun(f"{path}: no earlier mutant run to take survivors from") from None
@@ -448,6 +461,15 @@ def _edit_key(page: str, diff: str) -> tuple[str, tuple[str, ...]]:
     return page, body
 
 
+def new_page_mutants(game_dir: Path, last: MutantRun) -> list[Mutant]:
+    """The mutants of pages added since ``last`` (none when ``last`` did not record its
+    pages): a re-run of the survivors runs them too."""
+    if not last.pages:
+        return []
+    known = set(last.pages)
+    return [m for m in select_mutants(game_dir, None, last.profile.seed)[0] if m.page not in known]
+
+
 def rerun_survivors(
     game_dir: Path,
     *,
@@ -461,8 +483,10 @@ def rerun_survivors(
     Every survivor is run, whatever sample the last run drew; a survivor reviewed as
     equivalent since is not run but counted as such. The returned run, written to
     ``reports/``, is the last run with those outcomes replaced (``rerun`` names them), so
-    its counts and report stay those of the whole run. Raises :class:`StaleMutantRun`
-    when there is no last run or a survivor is no longer the same mutant of the pages.
+    its counts and report stay those of the whole run. The mutants of a page added since
+    the last run are run as well and join it (``added`` names those pages). Raises
+    :class:`StaleMutantRun` when there is no last run or a survivor is no longer the same
+    mutant of the pages.
     """
     reports = open_workspace(game_dir).reports_dir
     last = read_mutant_run(reports)
@@ -482,6 +506,8 @@ def rerun_survivors(
             f"{len(gone)} survivor(s) of the last mutant run (e.g. {gone[0]}) are no longer "
             "mutants of these pages (the lines they edit changed): run all mutants again"
         )
+    added = new_page_mutants(game_dir, last)
+    added_ids = {m.id for m in added}
     profile = profile or last.profile
     fresh = run_mutants(
         game_dir,
@@ -491,16 +517,19 @@ def rerun_survivors(
         on_mutant=on_mutant,
         write=False,
         runner=runner,
-        only=frozenset(now_id.values()),
+        only=frozenset(now_id.values()) | added_ids,
     )
     by_id = {old: o for o in fresh.outcomes for old, new in now_id.items() if new == o.id}
+    first = tuple(o for o in fresh.outcomes if o.id in added_ids)
     merged = MutantRun(
         last.game,
-        tuple(by_id.get(o.id, o) for o in last.outcomes),
+        (*(by_id.get(o.id, o) for o in last.outcomes), *first),
         round(last.seconds + fresh.seconds, 3),
-        last.enumerated,
+        last.enumerated + len(added),
         profile,
-        rerun=tuple(o.id for o in by_id.values()),
+        rerun=(*(o.id for o in by_id.values()), *(o.id for o in first)),
+        pages=tuple(sorted({*last.pages, *(m.page for m in added)})),
+        added=tuple(sorted({m.page for m in added})),
     )
     write_mutant_report(merged, reports)
     return merged
