@@ -65,6 +65,7 @@ from rulebook2game.targets.rl.pages import (
 from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, RESUME_FILE, parse_resume_points
 from rulebook2game.targets.rl.scopes import shadowing_diagnostics
 from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_toolchain
+from rulebook2game.targets.rl.traps import trap_diagnostics
 from rulebook2game.workspace import Workspace
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
@@ -406,6 +407,9 @@ def _type_check(
     shadows = shadowing_diagnostics(ws.root, pages)
     if shadows:
         return shadows
+    traps = trap_diagnostics(ws.root, pages)
+    if traps:
+        return traps
     return check_hooks(ws.root, pages, out.read_text(encoding="utf-8", errors="replace"))
 
 
