@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import tempfile
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,9 @@ def _toml_string(value: str) -> str:
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_") or "game"
+    """``Kōnane`` -> ``konane``: accents dropped, not the letters that carry them."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9_]+", "_", plain.lower()).strip("_") or "game"
 
 
 def _interface(path: Path | None) -> Interface | None:

@@ -357,3 +357,12 @@ def test_the_gdl_target_through_tool_calls_ends_green(tmp_path: Path) -> None:
     assert summary["status"] == "green" and summary["agent_status"] == "finished"
     brief = (out / "AGENTS.md").read_text()
     assert "`pages/*.kif`" in brief and "; implements:" in brief
+
+
+def test_a_title_with_accents_names_the_game_by_its_letters() -> None:
+    from rulebook2game._ingest_workspace import _slug
+
+    # a trial's Kōnane was named `k_nane`
+    assert _slug("Kōnane") == "konane"
+    assert _slug("Über Spiel!") == "uber_spiel"
+    assert _slug("囲碁") == "game"
