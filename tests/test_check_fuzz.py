@@ -127,3 +127,19 @@ def test_native_rng_draws_listed_moves_in_the_listed_order() -> None:
     assert first.pick(10, listed, listed=True) == listed[k]
     again = NativeRng(5).pick(10, listed[::-1], listed=True)
     assert again == listed[::-1][k] != listed[k]
+
+
+def test_no_dead_action_is_claimed_when_no_game_finished() -> None:
+    # a batch that dies at once leaves 0 finished games: "never legal in 0 games" would
+    # be noise beside the crash (a trial translator got one per action)
+    interface = INTERFACE.model_copy(
+        update={
+            "actions": (
+                *INTERFACE.actions,
+                INTERFACE.actions[0].model_copy(update={"name": "skip"}),
+            )
+        }
+    )
+    result = run_fuzz(NativeRace(crash_at=3), CONFIG, invariants_for(2, interface), interface)
+    assert result.games == 0
+    assert [f.kind for f in result.findings] == [fk.CRASH]

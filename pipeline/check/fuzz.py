@@ -573,8 +573,8 @@ class Fuzzer:
         return None
 
     def _dead_actions(self) -> None:
-        if self.interface is None:
-            return
+        if self.interface is None or self.result.games == 0:
+            return  # no finished game (a batch that died at once): nothing to say
         seen = set(self.result.taken) | self.result.legal_seen
         for spec in self.interface.actions:
             if spec.name not in seen:
