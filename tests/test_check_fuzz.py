@@ -140,6 +140,12 @@ def test_no_dead_action_is_claimed_when_no_game_finished() -> None:
             )
         }
     )
-    result = run_fuzz(NativeRace(crash_at=3), CONFIG, invariants_for(2, interface), interface)
+    invariants = invariants_for(2, interface)
+    result = run_fuzz(NativeRace(crash_at=0), CONFIG, invariants, interface)
     assert result.games == 0
     assert [f.kind for f in result.findings] == [fk.CRASH]
+    # the games replayed whole before the one that crashed count as played (the summary
+    # said "0 playouts, 0 steps" beside a crash after 40 actions)
+    later = run_fuzz(NativeRace(crash_at=3), CONFIG, invariants, interface)
+    assert later.games > 0 and later.steps > 0
+    assert [f.kind for f in later.findings] == [fk.CRASH, fk.DEAD_ACTION]

@@ -259,17 +259,22 @@ class Fuzzer:
         assert isinstance(self.engine, NativePlayouts)
         choose = native_chooser(self.engine, seed)
         games: list[Game] = []
-        for _ in range(count):
-            found = len(self.result.findings)
-            game = self._python_game(choose, native=True)
-            if game is None:
-                return games
-            games.append(game)
-            if len(self.result.findings) > found:
-                return games
-        message = f"{fault.kind} in a native batch that did not recur step by step: {fault.message}"
-        self._add(Finding(fk.CRASH, "fuzz", _first_line(message)), "batch")
-        return games
+        try:
+            for _ in range(count):
+                found = len(self.result.findings)
+                game = self._python_game(choose, native=True)
+                if game is None:
+                    return games
+                games.append(game)
+                if len(self.result.findings) > found:
+                    return games
+            message = (
+                f"{fault.kind} in a native batch that did not recur step by step: {fault.message}"
+            )
+            self._add(Finding(fk.CRASH, "fuzz", _first_line(message)), "batch")
+            return games
+        finally:
+            self._count(games)  # the games replayed whole count as played
 
     # -- findings from whole games ------------------------------------------------
 
