@@ -336,15 +336,54 @@ def test_survivors_rerun_runs_the_mutants_of_a_page_added_since(tmp_path: Path) 
     assert [o.id for o in after.outcomes] == [survivor.id, *(m.id for m in added)]
     assert after.enumerated == len(every) + len(added)
     assert set(after.rerun) == {survivor.id, *(m.id for m in added)}
-    said = f"re-ran the 1 survivors of the last run and ran the {len(added)} mutants of the"
+    said = f"re-ran the 1 survivors of the last run and ran the {len(added)} mutants new"
     assert said in " ".join(result.output.split()), result.output
-    assert "pages added since (extra)" in (reports / "mutants.md").read_text()
+    assert "new since (on extra)" in (reports / "mutants.md").read_text()
     # a report that does not name its pages (written before they were recorded) takes
     # no page for new
     write_mutant_report(replace(last, pages=()), reports)
     CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
     again = read_mutant_run(reports)
     assert [o.id for o in again.outcomes] == [survivor.id] and again.added == ()
+
+
+@pytest.mark.slow
+def test_after_a_whole_run_the_rerun_follows_deleted_and_new_lines(tmp_path: Path) -> None:
+    """After a run of every mutant, a re-run of the survivors knows which mutants are new
+    and which went: a trial translator deleted the dead code a survivor pointed at and
+    was told to run all 410 mutants again (18 minutes)."""
+    game = _ttt(tmp_path)
+    (game / "pages" / "extra.rl").write_text(EXTRA_PAGE)
+    every, _ = select_mutants(game, None, 0)
+    extra = [m for m in every if m.page == "extra"]
+    assert extra
+    outcomes = tuple(_outcome_of(m, SURVIVED if m is extra[0] else KILLED) for m in every)
+    pages = tuple(sorted(p.stem for p in (game / "pages").glob("*.rl")))
+    last = MutantRun(
+        "tic_tac_toe", outcomes, 500.0, len(every), Profile(fuzz=20, oracle=2), pages=pages
+    )
+    reports = game / "reports"
+    reports.mkdir()
+    write_mutant_report(last, reports)
+    # the dead code goes: its survivor and every mutant of it leave the run, nothing runs
+    (game / "pages" / "extra.rl").unlink()
+    gone = CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
+    assert gone.exit_code == 0, gone.output
+    after = read_mutant_run(reports)
+    assert after.dropped == len(extra) and after.rerun == () and after.survivors == []
+    assert [o.id for o in after.outcomes] == [m.id for m in every if m.page != "extra"]
+    assert after.enumerated == len(every) - len(extra) and after.killed == after.enumerated
+    assert f"left out {len(extra)} no longer mutants of the pages" in " ".join(gone.output.split())
+    # a function added to a page: its mutants (and those whose diff context changed) run
+    win = game / "pages" / "win.rl"
+    win.write_text(win.read_text() + EXTRA_PAGE.split("\n", 3)[3])
+    now, _ = select_mutants(game, None, 0)
+    grown = CliRunner().invoke(app, ["mutants", str(game), "--survivors"])
+    again = read_mutant_run(reports)
+    assert again.added == ("win",) and 0 < len(again.rerun) < len(now) // 4, grown.output
+    assert {o.id for o in again.outcomes} == {m.id for m in now}
+    new_ones = [o for o in again.outcomes if o.id in again.rerun]
+    assert any("x > 2" in o.diff for o in new_ones)
 
 
 @pytest.mark.slow

@@ -70,11 +70,12 @@ def mutants_result(run: MutantRun) -> dict[str, Any]:
             "run": len(again) - sum(o.page in run.added for o in again),
             "added": sum(o.page in run.added for o in again),
             "added_pages": list(run.added),
+            "dropped": run.dropped,
             "killed": sum(o.status == KILLED for o in again),
             "surviving": sum(o.status == SURVIVED and o.equivalent is None for o in again),
             "equivalent": sum(o.equivalent is not None for o in again),
         }
-        if run.rerun
+        if run.rerun or run.dropped
         else None,
     }
 

@@ -24,7 +24,7 @@ from rulebook2game.evals.mutants import (
     WORKERS,
     MutantRun,
     Profile,
-    new_page_mutants,
+    plan_rerun,
     read_mutant_run,
     rerun_survivors,
     run_mutants,
@@ -48,17 +48,15 @@ def _review(game_dir: Path, mutant_id: str, why: str, seed: int) -> None:
 
 
 def _summary(run: MutantRun) -> None:
-    if run.rerun:
+    if run.rerun or run.dropped:
         again = run.rerun_outcomes
         killed = sum(o.status == "killed" for o in again)
         new = sum(o.page in run.added for o in again)
-        also = (
-            f" and ran the {new} mutants of the pages added since ({', '.join(run.added)})"
-            if run.added
-            else ""
-        )
+        also = f" and ran the {new} mutants new since (on {', '.join(run.added)})"
+        gone = f", left out {run.dropped} no longer mutants of the pages"
         console.print(
-            f"re-ran the {len(again) - new} survivors of the last run{escape(also)}: "
+            f"re-ran the {len(again) - new} survivors of the last run"
+            f"{escape(also) if run.added else ''}{gone if run.dropped else ''}: "
             f"{killed} killed now; the whole run:",
             soft_wrap=True,
         )
@@ -122,8 +120,7 @@ def mutants_command(
         profile = Profile(fuzz=fuzz, oracle=oracle, seed=seed)
         if survivors:
             last = read_mutant_run(open_workspace(game_dir).reports_dir)
-            added = new_page_mutants(game_dir, last)
-            progress = MutantProgress(None, seed, total=len(last.survivors) + len(added))
+            progress = MutantProgress(None, seed, total=plan_rerun(game_dir, last).size)
             run = rerun_survivors(
                 game_dir,
                 profile=profile,

@@ -37,6 +37,7 @@ def write_mutant_report(run: MutantRun, reports_dir: Path) -> tuple[Path, Path]:
         "rerun": list(run.rerun),
         "pages": list(run.pages),
         "added": list(run.added),
+        "dropped": run.dropped,
         "outcomes": [asdict(o) for o in run.outcomes],
     }
     json_path, md_path = reports_dir / MUTANTS_JSON, reports_dir / "mutants.md"
@@ -101,23 +102,25 @@ def _refused(run: MutantRun) -> list[str]:
 
 def _rerun_line(run: MutantRun) -> list[str]:
     """What the latest call (a re-run of the survivors) changed in the counts above."""
-    if not run.rerun:
+    if not run.rerun and not run.dropped:
         return []
     again = run.rerun_outcomes
     killed = sum(o.status == "killed" for o in again)
     surviving = sum(o.status == "survived" and o.equivalent is None for o in again)
     equivalent = sum(o.equivalent is not None for o in again)
     new = sum(o.page in run.added for o in again)
-    also = (
-        f" and the {new} mutants of the pages added since ({', '.join(run.added)})"
-        if run.added
+    also = f" and the {new} mutants new since (on {', '.join(run.added)})" if run.added else ""
+    gone = (
+        f" {run.dropped} mutants of the run before are no longer mutants of the pages "
+        "(their lines changed) and were left out."
+        if run.dropped
         else ""
     )
     return [
         "",
         f"The latest call re-ran only the {len(again) - new} survivors of the run before "
         f"it{also}: {killed} killed now, {surviving} still surviving, {equivalent} reviewed "
-        "as equivalent since. The counts above are the whole run's.",
+        f"as equivalent since.{gone} The counts above are the whole run's.",
     ]
 
 

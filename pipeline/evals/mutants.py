@@ -134,8 +134,12 @@ class MutantRun:
     """The pages the run drew its mutants from (empty in a report written before they
     were recorded)."""
     added: tuple[str, ...] = ()
-    """Pages added since the run before, whose mutants the latest call ran for the first
-    time (their ids are in ``rerun`` too)."""
+    """The pages of the mutants the latest call ran for the first time: a page added
+    since the run before, or, after a whole run, lines added or changed (their ids are in
+    ``rerun`` too)."""
+    dropped: int = 0
+    """Outcomes the latest call left out: after a whole run, mutants that are no longer
+    mutants of the pages (their lines changed or went)."""
 
     def _with(self, status: str) -> list[MutantOutcome]:
         return [o for o in self.outcomes if o.status == status]
@@ -445,6 +449,7 @@ def read_mutant_run(reports_dir: Path) -> MutantRun:
             rerun=tuple(data.get("rerun", ())),
             pages=tuple(data.get("pages", ())),
             added=tuple(data.get("added", ())),
+            dropped=int(data.get("dropped", 0)),
         )
     except (OSError, ValueError, KeyError, TypeError):
         raise StaleMutantRun(f"{path}: no earlier mutant run to take survivors from") from None
@@ -470,6 +475,59 @@ def new_page_mutants(game_dir: Path, last: MutantRun) -> list[Mutant]:
     return [m for m in select_mutants(game_dir, None, last.profile.seed)[0] if m.page not in known]
 
 
+@dataclass(frozen=True)
+class RerunPlan:
+    """What a re-run of the survivors runs, keeps and leaves out (:func:`plan_rerun`)."""
+
+    now_id: dict[str, str]
+    """Each survivor's id in the last run -> its id among the pages' mutants now."""
+    kept: tuple[MutantOutcome, ...]
+    """The last run's outcomes that stay (all of them after a sample)."""
+    added: tuple[Mutant, ...]
+    """Mutants never run: a page added since, or after a whole run any new edit."""
+
+    @property
+    def size(self) -> int:
+        """How many mutants the re-run checks."""
+        return len(self.now_id) + len(self.added)
+
+
+def plan_rerun(game_dir: Path, last: MutantRun) -> RerunPlan:
+    """Match ``last``'s survivors and outcomes with the pages' mutants now.
+
+    After a whole run (every mutant, not a sample) the plan is exact: mutants whose edit
+    is new (a page or lines added or changed since) are added, and outcomes that are no
+    longer mutants of the pages (a changed or deleted line) are left out. Raises
+    :class:`StaleMutantRun` when the last run was a sample and a survivor is no longer
+    the same mutant of the pages.
+    """
+    current = select_mutants(game_dir, None, last.profile.seed)[0]
+    whole = len(last.outcomes) == last.enumerated
+    # a survivor is found again by its edit, not its id: evidence added elsewhere on its
+    # page moves its line and renumbers the page's mutants, but leaves it the same edit
+    now_id: dict[str, str] = {}
+    gone = []
+    for o in last.survivors:
+        same = [m for m in current if _edit_key(m.page, m.diff) == _edit_key(o.page, o.diff)]
+        if same:
+            now_id[o.id] = min(same, key=lambda m: abs(m.line - o.line)).id
+        else:
+            gone.append(o.id)
+    if gone and not whole:
+        raise StaleMutantRun(
+            f"{len(gone)} survivor(s) of the last mutant run (e.g. {gone[0]}) are no longer "
+            "mutants of these pages (the lines they edit changed), and that run was a "
+            "sample: run all mutants again"
+        )
+    if not whole:
+        return RerunPlan(now_id, last.outcomes, tuple(new_page_mutants(game_dir, last)))
+    now_keys = {_edit_key(m.page, m.diff) for m in current}
+    last_keys = {_edit_key(o.page, o.diff) for o in last.outcomes}
+    kept = tuple(o for o in last.outcomes if _edit_key(o.page, o.diff) in now_keys)
+    added = tuple(m for m in current if _edit_key(m.page, m.diff) not in last_keys)
+    return RerunPlan(now_id, kept, added)
+
+
 def rerun_survivors(
     game_dir: Path,
     *,
@@ -483,30 +541,17 @@ def rerun_survivors(
     Every survivor is run, whatever sample the last run drew; a survivor reviewed as
     equivalent since is not run but counted as such. The returned run, written to
     ``reports/``, is the last run with those outcomes replaced (``rerun`` names them), so
-    its counts and report stay those of the whole run. The mutants of a page added since
-    the last run are run as well and join it (``added`` names those pages). Raises
-    :class:`StaleMutantRun` when there is no last run or a survivor is no longer the same
-    mutant of the pages.
+    its counts and report stay those of the whole run. Mutants never run join it: those
+    of a page added since, and after a whole run those of any line added or changed
+    (``added`` names their pages); after a whole run, outcomes that are no longer
+    mutants of the pages leave it (``dropped``). See :func:`plan_rerun`, whose
+    :class:`StaleMutantRun` this raises, as it does when there is no last run.
     """
     reports = open_workspace(game_dir).reports_dir
     last = read_mutant_run(reports)
-    current = select_mutants(game_dir, None, last.profile.seed)[0]
-    # a survivor is found again by its edit, not its id: evidence added elsewhere on its
-    # page moves its line and renumbers the page's mutants, but leaves it the same edit
-    now_id: dict[str, str] = {}
-    gone = []
-    for o in last.survivors:
-        same = [m for m in current if _edit_key(m.page, m.diff) == _edit_key(o.page, o.diff)]
-        if same:
-            now_id[o.id] = min(same, key=lambda m: abs(m.line - o.line)).id
-        else:
-            gone.append(o.id)
-    if gone:
-        raise StaleMutantRun(
-            f"{len(gone)} survivor(s) of the last mutant run (e.g. {gone[0]}) are no longer "
-            "mutants of these pages (the lines they edit changed): run all mutants again"
-        )
-    added = new_page_mutants(game_dir, last)
+    plan = plan_rerun(game_dir, last)
+    now_id, kept, added = plan.now_id, plan.kept, plan.added
+    whole = len(last.outcomes) == last.enumerated
     added_ids = {m.id for m in added}
     profile = profile or last.profile
     fresh = run_mutants(
@@ -523,13 +568,14 @@ def rerun_survivors(
     first = tuple(o for o in fresh.outcomes if o.id in added_ids)
     merged = MutantRun(
         last.game,
-        (*(by_id.get(o.id, o) for o in last.outcomes), *first),
+        (*(by_id.get(o.id, o) for o in kept), *first),
         round(last.seconds + fresh.seconds, 3),
-        last.enumerated + len(added),
+        len(kept) + len(added) if whole else last.enumerated + len(added),
         profile,
         rerun=(*(o.id for o in by_id.values()), *(o.id for o in first)),
         pages=tuple(sorted({*last.pages, *(m.page for m in added)})),
         added=tuple(sorted({m.page for m in added})),
+        dropped=len(last.outcomes) - len(kept),
     )
     write_mutant_report(merged, reports)
     return merged
