@@ -422,3 +422,23 @@ def test_reports_list_the_mutants_the_compiler_refused() -> None:
     section = text.split("## Not compiled")[1]
     assert "- `q` at p:1:7: change: pages/board.rl:12:5: error: no such variable 'x'" in section
     assert "more detail" not in section and "p:2:op:2" not in section
+
+
+def test_a_fault_of_the_checks_on_one_mutant_is_an_error_not_a_lost_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one mutant's IndexError inside the checks failed a trial's 391-mutant run at 390
+    import rulebook2game.evals.mutants as mutants_module
+
+    game = _ttt(tmp_path)
+    mutant = select_mutants(game, 1, 0)[0][0]
+
+    def broken(*args: object) -> MutantOutcome:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(mutants_module, "_run_checks", broken)
+    outcome = mutants_module.check_mutant(game, mutant, Profile(fuzz=0, oracle=0))
+    assert outcome.status == mutants_module.ERROR
+    assert outcome.finding == (
+        "the checks failed on this mutant (IndexError: list index out of range)"
+    )

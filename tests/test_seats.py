@@ -123,3 +123,24 @@ def test_counterexample_steps_name_the_seat() -> None:
     step = StepRecord(t=3, player=1, action="move(from_file=0, from_rank=2, to_file=1)")
     assert "player 1 (White)" in _step_line(step, ["Black", "White"])
     assert "player 1 " in _step_line(step) and "(" not in _step_line(step).split("move")[0]
+
+
+def test_a_chance_turn_with_nothing_to_draw_is_no_first_decision() -> None:
+    # a mutant that set the seat to move to -1 (chance) with no chance action made the
+    # seat check raise IndexError and a whole mutant run fail (a trial's Konane)
+    from rulebook2game.engine import CHANCE
+
+    class Stuck:
+        def initial(self) -> int:
+            return 0
+
+        def is_terminal(self, state: int) -> bool:
+            return False
+
+        def current_player(self, state: int) -> int:
+            return CHANCE
+
+        def chance_outcomes(self, state: int) -> list[tuple[str, float]]:
+            return []
+
+    assert first_decision(Stuck()) == (None, ())  # type: ignore[arg-type]

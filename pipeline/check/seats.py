@@ -37,7 +37,10 @@ def first_decision(engine: Engine[Any]) -> tuple[int | None, tuple[str, ...]]:
         player = engine.current_player(state)
         if player != CHANCE:
             return player, tuple(played)
-        outcome = engine.chance_outcomes(state)[0][0]
+        outcomes = engine.chance_outcomes(state)
+        if not outcomes:  # chance to move with nothing to draw: stuck (the fuzz says so)
+            return None, tuple(played)
+        outcome = outcomes[0][0]
         played.append(outcome)
         state = engine.apply(state, outcome)
     return None, tuple(played)

@@ -282,6 +282,9 @@ def check_mutant(game_dir: Path, mutant: Mutant, profile: Profile) -> MutantOutc
         return _run_checks(ws, mutant, profile, started)
     except Rulebook2GameError as exc:
         return _outcome(mutant, ERROR, started, finding=str(exc))
+    except Exception as exc:  # a fault of the checks on this mutant: said, the run goes on
+        what = f"the checks failed on this mutant ({type(exc).__name__}: {exc})"
+        return _outcome(mutant, ERROR, started, finding=what)
     finally:
         shutil.rmtree(dest, ignore_errors=True)
 
