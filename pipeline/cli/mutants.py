@@ -120,12 +120,14 @@ def mutants_command(
         profile = Profile(fuzz=fuzz, oracle=oracle, seed=seed)
         if survivors:
             last = read_mutant_run(open_workspace(game_dir).reports_dir)
-            progress = MutantProgress(None, seed, total=plan_rerun(game_dir, last).size)
+            plan = plan_rerun(game_dir, last)
+            progress = MutantProgress(None, seed, total=plan.size)
             run = rerun_survivors(
                 game_dir,
                 profile=profile,
                 on_mutant=lambda o: progress(game_dir, o),
                 workers=jobs or WORKERS,
+                plan=plan,
             )
         else:
             limit = max_mutants or None

@@ -469,13 +469,13 @@ def _edit_key(page: str, diff: str) -> tuple[str, tuple[str, ...]]:
     return page, body
 
 
-def new_page_mutants(game_dir: Path, last: MutantRun) -> list[Mutant]:
-    """The mutants of pages added since ``last`` (none when ``last`` did not record its
-    pages): a re-run of the survivors runs them too."""
+def _new_page_mutants(current: Sequence[Mutant], last: MutantRun) -> tuple[Mutant, ...]:
+    """The mutants among ``current`` of pages added since ``last`` (none when ``last``
+    did not record its pages)."""
     if not last.pages:
-        return []
+        return ()
     known = set(last.pages)
-    return [m for m in select_mutants(game_dir, None, last.profile.seed)[0] if m.page not in known]
+    return tuple(m for m in current if m.page not in known)
 
 
 @dataclass(frozen=True)
@@ -488,6 +488,8 @@ class RerunPlan:
     """The last run's outcomes that stay (all of them after a sample)."""
     added: tuple[Mutant, ...]
     """Mutants never run: a page added since, or after a whole run any new edit."""
+    whole: bool
+    """Whether the last run had every mutant (then ``kept`` and ``added`` are exact)."""
 
     @property
     def size(self) -> int:
@@ -523,12 +525,12 @@ def plan_rerun(game_dir: Path, last: MutantRun) -> RerunPlan:
             "sample: run all mutants again"
         )
     if not whole:
-        return RerunPlan(now_id, last.outcomes, tuple(new_page_mutants(game_dir, last)))
+        return RerunPlan(now_id, last.outcomes, _new_page_mutants(current, last), whole)
     now_keys = {_edit_key(m.page, m.diff) for m in current}
     last_keys = {_edit_key(o.page, o.diff) for o in last.outcomes}
     kept = tuple(o for o in last.outcomes if _edit_key(o.page, o.diff) in now_keys)
     added = tuple(m for m in current if _edit_key(m.page, m.diff) not in last_keys)
-    return RerunPlan(now_id, kept, added)
+    return RerunPlan(now_id, kept, added, whole)
 
 
 def rerun_survivors(
@@ -538,6 +540,7 @@ def rerun_survivors(
     profile: Profile | None = None,
     on_mutant: Callable[[MutantOutcome], None] | None = None,
     runner: Runner | None = None,
+    plan: RerunPlan | None = None,
 ) -> MutantRun:
     """Run the last run's unexplained survivors again and fold the outcomes into that run.
 
@@ -548,13 +551,13 @@ def rerun_survivors(
     of a page added since, and after a whole run those of any line added or changed
     (``added`` names their pages); after a whole run, outcomes that are no longer
     mutants of the pages leave it (``dropped``). See :func:`plan_rerun`, whose
-    :class:`StaleMutantRun` this raises, as it does when there is no last run.
+    :class:`StaleMutantRun` this raises, as it does when there is no last run. ``plan``:
+    one already made from the same last run (the CLI sizes its progress from it).
     """
     reports = open_workspace(game_dir).reports_dir
     last = read_mutant_run(reports)
-    plan = plan_rerun(game_dir, last)
-    now_id, kept, added = plan.now_id, plan.kept, plan.added
-    whole = len(last.outcomes) == last.enumerated
+    plan = plan or plan_rerun(game_dir, last)
+    now_id, kept, added, whole = plan.now_id, plan.kept, plan.added, plan.whole
     added_ids = {m.id for m in added}
     profile = profile or last.profile
     fresh = run_mutants(
