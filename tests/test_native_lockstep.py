@@ -16,7 +16,10 @@ game, on every corpus game of both targets:
   whole table at every step. A game that lists candidate moves
   (``breakthrough_candidates``) draws among its candidates, which the replay reads
   from the checked build at every step; the legal candidates are compared with the
-  whole table's legal set the same way.
+  whole table's legal set the same way. The replay ends where the loop's game ended,
+  finished exactly when the loop says so, with the loop's returns: the rbg target's
+  loop does not search whether the next player can move after each move, and ends a
+  game when its draws and scan find no move.
 """
 
 from __future__ import annotations
@@ -116,3 +119,31 @@ def test_optimized_loop_agrees_with_the_checked_build(corpus: Path, game: str) -
                 actions.append(choose(native_order(checked, state, legal), candidates))
                 state = checked.apply(state, actions[-1])
             assert tuple(actions) == game_played.actions
+            # the loop ends a game where the protocol does, with the same returns (an rbg
+            # game's loop finds the end itself: R2GEndsWithoutMoves)
+            assert checked.is_terminal(state) == (game_played.status == "terminal")
+            if game_played.status == "terminal":
+                assert tuple(checked.returns(state)) == game_played.returns
+
+
+@pytest.mark.slow
+def test_rbg_loop_ends_a_game_without_moves_where_the_protocol_does(corpus: Path) -> None:
+    """The rbg loop finds a full tic-tac-toe board itself (no move left, no line): the
+    game ends there, finished for the protocol too, with the same returns (a draw)."""
+    root = _copy("rbg/tic_tac_toe", corpus)
+    with _engine(root, optimized=True) as fast:
+        played = fast.playouts(SEED, 60, 20, record=True)
+        # a full board at the step limit has ended, not been cut short
+        assert fast.playouts(SEED, 60, 9, record=True) == played
+    draws = [g for g in played if g.length == 9 and g.returns == (0.0, 0.0)]
+    assert draws, "no drawn game among 60: the test no longer reaches the loop's own end"
+    with _engine(root, optimized=False) as checked:
+        for game_played in played:
+            assert game_played.status == "terminal"
+            assert game_played.actions is not None
+            state = checked.initial()
+            for action in game_played.actions:
+                assert not checked.is_terminal(state)
+                state = checked.apply(state, action)
+            assert checked.is_terminal(state)
+            assert tuple(checked.returns(state)) == game_played.returns

@@ -122,7 +122,6 @@ class _Lowering:
         """Some expression counts pieces: every off keeps ``g.counts`` up to date (else
         the counts are left at their start values, read by nothing)."""
         self.static_depth = self._static_depth()
-        self.room = self._room()
         self.slots: dict[int, SlotPlan] = (
             plan(
                 self.rules,
@@ -154,6 +153,11 @@ class _Lowering:
             else:
                 self.group_of[q] = len(self.groups)
                 self.groups.append((sp, pieces))
+        self.most_moves = max((sp.slots for sp in self.slots.values()), default=self.actions)
+        """Most moves one search finds: one per action, and with slots at most one per
+        slot (every move lies in one slot, and the slots number at most the actions). A
+        playout copies the state, arrays sized for this included, once per game."""
+        self.room = self._room()
         self.big = self.room > SEEN_ARRAY
         """The moves found are kept in vectors, grown as needed, instead of arrays sized for
         every action (a state of chess would otherwise hold some 56,000 integers)."""
@@ -243,8 +247,8 @@ class _Lowering:
         return move
 
     def _room(self) -> int:
-        """Modifiers the moves found by one search may hold: one move per action, each of
-        at most the player's depth plus its switch, and one keeper move."""
+        """Modifiers the moves found by one search may hold: :attr:`most_moves` moves,
+        each of at most the player's depth plus its switch, and one keeper move."""
         starts = [0] + [
             j
             for j, a in enumerate(self.rules.actions, start=1)
@@ -252,7 +256,7 @@ class _Lowering:
         ]
         reach = entry_depths(self.rules, starts, self.depth)
         player_depth = max((max(d) for d in reach.values() if d), default=0)
-        return self.actions * (player_depth + 1) + self.depth + 1
+        return self.most_moves * (player_depth + 1) + self.depth + 1
 
     def got(self, field: str, index: str, owner: str = "g") -> str:
         """Reading ``index`` of the moves' ``field`` (node, pos, acts, first)."""
@@ -1057,6 +1061,15 @@ class _Lowering:
             o.line("            i = i + 1")
         o.line("    r2gb_enumerate(g)  # no square has a move: the list is the whole (empty) one")
         o.line("")
+        o.line("# In the native playout loop (r2g_defer_end): no move is known yet, and the")
+        o.line("# player is taken to have one until the loop's draws and scan find none.")
+        o.line("fun r2gb_unsearched(R2gbState g):")
+        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
+        o.line("    g.nmoves = -1")
+        o.line("    g.nmods = 0")
+        o.line("    g.listed = 0")
+        o.line("    g.sq = -1")
+        o.line("")
 
     def emit_state(self) -> None:
         """The game state: the paper's semi-state and rules index, the moves found, and
@@ -1074,10 +1087,12 @@ class _Lowering:
         else:
             o.line(f"    Int[{room}] node")
             o.line(f"    Int[{room}] pos")
-            o.line(f"    Int[{self.actions}] acts")
-            o.line(f"    Int[{self.actions + 1}] first")
+            o.line(f"    Int[{self.most_moves}] acts")
+            o.line(f"    Int[{self.most_moves + 1}] first")
         o.line(f"    Int[{self.actions}] slot")
         o.line("    Int base")
+        if self.slots:
+            o.line("    Int defer  # 1: a move leaves unsearched whether the next player can move")
         o.line("")
         o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
         o.line("    return")
@@ -1367,7 +1382,10 @@ class _Lowering:
         o.line("    while true:")
         if self.slots:
             o.line(f"        if g.player != {self.keeper}:")
-            o.line("            r2gb_exists(g)")
+            o.line("            if g.moves.defer != 0:")
+            o.line("                r2gb_unsearched(g)")
+            o.line("            else:")
+            o.line("                r2gb_exists(g)")
             o.line("            return")
         o.line("        r2gb_enumerate(g)")
         o.line(f"        if g.player != {self.keeper} or g.nmoves == 0:")
@@ -1414,8 +1432,27 @@ class _Lowering:
     def emit_slot_hooks(self) -> None:
         """``r2g_candidate_slots`` and ``r2g_candidate_at`` (see :meth:`emit_slots`). A
         square's search is kept until another square's is needed, so the slots of one
-        square read it once."""
+        square read it once.
+
+        And the runtime's ``R2GEndsWithoutMoves`` hooks: an RBG play ends exactly when the
+        player to move has no move, and the native playout loop draws among the slots and
+        then scans them all before it gives up, so a move there need not search whether
+        the next player can move (``r2gb_exists``: a whole square's search per move that
+        the draws then mostly repeat elsewhere)."""
         o = self.o
+        o.line("fun r2g_defer_end(Game game):")
+        o.line("    game.g.moves.defer = 1")
+        o.line("")
+        o.line("fun r2g_can_move(Game game) -> Bool:")
+        o.line("    r2gb_exists(game.g)")
+        o.line("    return game.g.nmoves != 0")
+        o.line("")
+        o.line("fun r2g_returns_without_moves(Game game, Int player) -> Float:")
+        o.line(
+            f"    return (float(game.g.vars[player]) - {self.mapping.offset!r})"
+            f" / {self.mapping.scale!r}"
+        )
+        o.line("")
         o.line("# Candidate slots (targets/rl/reference.md): slot k is the (k mod M)-th move found")
         o.line("# from the (k / M)-th square where the player's search can begin, or -1.")
         o.line("fun r2g_candidate_slots(Game game) -> Int:")

@@ -102,6 +102,19 @@ trait<T> R2GCandidateSlots:
     fun r2g_candidate_slots(T g) -> Int
     fun r2g_candidate_at(T g, Int k) -> Int
 
+# A game whose play ends exactly when the player to move has no legal move, and whose
+# candidate slots hold every legal move (the rbg target's), may let the playout loop
+# find that end itself: after `r2g_defer_end(g)` its moves no longer search whether the
+# next player can move, and the loop, once its draws and the scan of every slot find no
+# legal move, ends the game there with `r2g_returns_without_moves(g, p)` as the returns
+# (what `score` gives at that finished game). At the step limit it asks
+# `r2g_can_move(g)` (the search the moves left out) before calling the game truncated.
+# Only the loop's own copies are deferred.
+trait<T> R2GEndsWithoutMoves:
+    fun r2g_defer_end(T g)
+    fun r2g_can_move(T g) -> Bool
+    fun r2g_returns_without_moves(T g, Int player) -> Float
+
 # Whether the game lists candidate moves, as a list or as slots.
 fun r2g_has_candidates(Game g) -> Bool:
     let found = false
@@ -733,6 +746,11 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
     let start = play()
     while done != count:
         let g = start
+        let deferred = false
+        if g is R2GEndsWithoutMoves:
+            g.r2g_defer_end()
+            deferred = true
+        let ended = false
         let steps = 0
         let status = R2G_TERMINAL
         let header = out.size()
@@ -741,6 +759,10 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
         while !g.is_done():
             if steps == max_steps:
                 status = R2G_TRUNCATED
+                if g is R2GEndsWithoutMoves:
+                    if !g.r2g_can_move():
+                        status = R2G_TERMINAL
+                        ended = true
                 break
             let applied = false
             let chosen = r2g_slot_step(g, all, candidates, rng, applied)
@@ -793,7 +815,10 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
                 if m != 0 and !applied:
                     chosen = r2g_scanned(g, all, candidates, slot, saved, rng)
             if chosen < 0:
-                status = R2G_STUCK
+                if deferred:  # no legal move: the play is over (R2GEndsWithoutMoves)
+                    ended = true
+                else:
+                    status = R2G_STUCK
                 break
             if record:
                 out.append(chosen)
@@ -806,7 +831,11 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
         out.set(header + 1, status)
         let p = 0
         while p != players:
-            returns.append(score(g, p))
+            let value = score(g, p)
+            if ended:
+                if g is R2GEndsWithoutMoves:
+                    value = g.r2g_returns_without_moves(p)
+            returns.append(value)
             p = p + 1
         done = done + 1
 
