@@ -171,8 +171,13 @@ def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
     row = _function(c4, "r2gb_s6")
     assert row.count("while true:") == 1 and "p == pos" not in row
     assert "r2gb_s6a(g, c, p)" in row.split("while true:", 1)[1]
-    # the four-in-a-row pattern tests its sixteen lines' first shifts once per direction
-    assert _function(c4, "r2gb_p2_s0").count("if r2gb_p2_s") == 4
+    # the four-in-a-row pattern has no cycle: nested tests of squares at fixed offsets
+    # from its own, the edges tested on the start's row and column, no search; its
+    # sixteen lines share their beginnings (36 squares read, not 48)
+    four = _function(c4, "r2gb_pattern2")
+    assert "fun r2gb_p2_s0(" not in c4 and "R2gbCtxP2" not in c4
+    assert "pos %" not in four and four.count("g.cells[") == 36
+    assert "let r = start / 7" in four and "if r >= 3:" in four
     # no slot is cleared before a search: a rising base stamps them
     assert "slot" not in _function(c4, "r2gb_enumerate")
     bt = _generated("breakthrough")

@@ -57,6 +57,8 @@ from rulebook2game.workspace import ArgSpec, Interface
 DEFAULT_DEPTH = 64
 """Most modifiers one move may apply when the rules do not bound it themselves."""
 KEEPER_BOUND = 10_000
+FLAT_LIMIT = 400
+"""Most tests a pattern written out as nested tests (:meth:`_Lowering.flat`) may hold."""
 """Most keeper moves in a row."""
 SEEN_ARRAY = 4096
 """Largest visit table kept in a fixed array of the search context (larger: a vector)."""
@@ -114,6 +116,8 @@ class _Lowering:
         self.patterns: list[Automaton] = []
         self.simple: set[int] = set()
         """Patterns written as straight tests (no search context)."""
+        self.flats: set[int] = set()
+        """Patterns written as nested tests (no search context, a cache still)."""
         self.cached: set[int] = set()
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
@@ -716,7 +720,7 @@ class _Lowering:
             # a pattern's answer is whether some word matches: alternatives that begin
             # alike are tested once
             aut = shared_prefixes(self.patterns[k], self.d.board.directions)
-            if self.straight(aut, k):
+            if self.straight(aut, k) or self.flat(aut, k):
                 done += 1
                 continue
             exact = aut.modifier_depth()
@@ -780,6 +784,106 @@ class _Lowering:
         o.line("")
         self.simple.add(k)
         return True
+
+    def flat(self, aut: Automaton, k: int) -> bool:
+        """Write pattern ``k`` as nested tests when it has no cycle and only shifts and
+        ons (``four(x)`` of connect four: 16 short lines of squares): every square it reads
+        lies a fixed number of rows and columns from its start, so each shift's edge test
+        compares the start's row and column with constants (only where no test before it
+        already covers that row or column), and an alternative is one more branch of the
+        tests it shares a beginning with. No search, no context. False otherwise, or when
+        the tests would number more than :data:`FLAT_LIMIT`."""
+        if any(a.kind not in ("shift", "on") for a in aut.actions):
+            return False
+        dirs = self.d.board.directions
+        if any(
+            abs(dirs[a.name][0]) > 1 or abs(dirs[a.name][1]) > 1
+            for a in aut.actions
+            if a.kind == "shift"
+        ):
+            return False
+        tests = self._flat_size(aut)
+        if tests is None or tests > FLAT_LIMIT:
+            return False
+        o = self.o
+        w, h = self.width, self.cells // self.width
+        span = aut.actions[0].at if aut.actions else self.rules_at
+        o.line(f"fun r2gb_pattern{k}(R2gbState g, Int start) -> Bool:", self.at(span))
+        o.line(f"    let r = start / {w}")
+        o.line(f"    let c = start % {w}")
+        names = iter(range(tests + 1))
+
+        def emit(q: int, at: tuple[int, int], seen: tuple[int, int, int, int], indent: str) -> None:
+            if q in aut.accepting:
+                o.line(f"{indent}return true")
+                return
+            for j in aut.follow[q]:
+                a = aut.actions[j - 1]
+                origin = self.at(a.at)
+                if a.kind == "shift":
+                    dr, dc = dirs[a.name]
+                    row, col = at[0] + dr, at[1] + dc
+                    if not (-h < row < h and -w < col < w):
+                        continue  # off every board square whatever the start
+                    lo_r, hi_r, lo_c, hi_c = seen
+                    conds = []
+                    if row < lo_r:
+                        conds.append(f"r >= {-row}")
+                    if row > hi_r:
+                        conds.append(f"r < {h - row}")
+                    if col < lo_c:
+                        conds.append(f"c >= {-col}")
+                    if col > hi_c:
+                        conds.append(f"c < {w - col}")
+                    known = (min(lo_r, row), max(hi_r, row), min(lo_c, col), max(hi_c, col))
+                    if conds:
+                        o.line(f"{indent}if {' and '.join(conds)}:", origin)
+                        emit(j, (row, col), known, indent + "    ")
+                    else:
+                        emit(j, (row, col), known, indent)
+                else:
+                    n = next(names)
+                    off = at[0] * w + at[1]
+                    square = f"start + {off}" if off >= 0 else f"start - {-off}"
+                    o.line(f"{indent}let p{n} = g.cells[{square}]", origin)
+                    o.line(f"{indent}if {self.on_test(a.pieces, f'p{n}')}:")
+                    emit(j, at, seen, indent + "    ")
+
+        emit(0, (0, 0), (0, 0, 0, 0), "    ")
+        o.line("    return false")
+        o.line("")
+        self.flats.add(k)
+        return True
+
+    @staticmethod
+    def _flat_size(aut: Automaton) -> int | None:
+        """The tests of ``aut`` written out as a tree (every path from the start to an
+        accepting state or a dead end), or None when ``aut`` has a cycle."""
+        sizes: dict[int, int] = {}
+        active: set[int] = set()
+
+        def size(q: int) -> int | None:
+            if q in sizes:
+                return sizes[q]
+            if q in active:
+                return None
+            if q in aut.accepting:
+                sizes[q] = 0
+                return 0
+            active.add(q)
+            total = 0
+            for j in aut.follow[q]:
+                below = size(j)
+                if below is None:
+                    return None
+                total += 1 + below
+                if total > FLAT_LIMIT:
+                    break
+            active.discard(q)
+            sizes[q] = total
+            return total
+
+        return size(0)
 
     # -- the mapping ----------------------------------------------------------------------
 
@@ -1135,7 +1239,7 @@ class _Lowering:
                 o.line(f"    Int n{k}")
                 o.line(f"    Int[{self.cells}] ix{k}")
         for k in range(len(self.patterns)):
-            if k not in self.simple:
+            if k not in self.simple and k not in self.flats:
                 o.line(f"    R2gbCtxP{k} pattern{k}")
         o.line("")
         if self.slots:
