@@ -186,6 +186,12 @@ def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
     assert "g.player ==" not in _function(bt, "r2gb_found33")
     assert "r2gb_action" not in _function(bt, "r2gb_found18")
     assert "fun r2gb_action18(" not in bt
+    # no state is searched for both: the keeper's move stays as its search applied it
+    # (the switch made where found, the piece it puts down listed after), not replayed
+    keeper_found = _function(bt, "r2gb_found18")
+    assert "g.node = 18" in keeper_found and "g.moves.node" not in keeper_found
+    settle = _function(bt, "r2gb_settle")
+    assert "r2gb_apply_move" not in settle and "r2gb_kept(g)" in settle
     # col(0) and 8 - row(0) cannot leave their bounds: no range test per move found
     assert "assert(" not in _function(bt, "r2gb_action33")
     # the keeper takes the first move found: its walks keep the recursion's order

@@ -121,6 +121,11 @@ class _Lowering:
         self.cached: set[int] = set()
         """Patterns tested by the rules' own search, through a one-entry cache each."""
         self.rules_at = desc.spans["rules"]
+        self.in_place = False
+        """No state is searched for both the keeper and a player: every keeper search
+        stops at its first move, so that move is kept as applied by the search itself
+        (its modifiers left in place, its switch made where it is found) instead of being
+        written down and replayed."""
         self.keeper_only, self.player_only = self._searched_for()
         self.counted = False
         """Some expression counts pieces: every off keeps ``g.counts`` up to date (else
@@ -296,6 +301,7 @@ class _Lowering:
         switches = [(j, a.name) for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
         keeper = reach([0] + [j for j, name in switches if name == KEEPER])
         player = reach([j for j, name in switches if name != KEEPER])
+        self.in_place = not keeper & player
         return frozenset(keeper - player), frozenset(player - keeper)
 
     # -- helpers --------------------------------------------------------------------------
@@ -612,6 +618,9 @@ class _Lowering:
         o = self.o
         a = aut.actions[j - 1]
         origin = self.at(a.at)
+        keep: tuple[str, ...] = ()
+        if a.kind == "off" and self.groups:  # the listed squares follow it, in order
+            keep = (f"r2gb_keep(g, pos, old{j}, {self.piece[a.name]})",)
 
         def go(indent: str, square: str = "pos", undo: tuple[str, ...] = ()) -> None:
             if pattern and undo:
@@ -623,6 +632,15 @@ class _Lowering:
             elif pattern:
                 o.line(f"{indent}if {enter}(g, c, {square}):")
                 o.line(f"{indent}    return true")
+            elif stop and undo and self.in_place:
+                # the keeper's move is found: this modifier stays (the move is applied)
+                o.line(f"{indent}{enter}(g, c, {square})")
+                o.line(f"{indent}if g.nmoves != 0:")
+                for line in keep:
+                    o.line(f"{indent}    {line}")
+                o.line(f"{indent}    return")
+                for line in undo:
+                    o.line(indent + line)
             else:
                 o.line(f"{indent}{enter}(g, c, {square})")
                 for line in undo:
@@ -1197,6 +1215,10 @@ class _Lowering:
         o.line("    Int base")
         if self.slots:
             o.line("    Int defer  # 1: a move leaves unsearched whether the next player can move")
+        if self.in_place and self.groups:
+            for field in ("kpos", "kold", "kpiece"):
+                o.line(f"    Int[{self.depth}] {field}")
+            o.line("    Int nkept")
         o.line("")
         o.line("fun r2g_write(R2gbMoves obj, Int observer, Vector<Float> out, Int index):")
         o.line("    return")
@@ -1382,12 +1404,14 @@ class _Lowering:
         if mover == "keeper":
             o.line("    if g.nmoves != 0:")
             o.line("        return")
+            self.emit_keeper_switch("    ", node)
             return
         indent = "    "
         if mover != "player":
             o.line(f"    if g.player == {self.keeper}:")
             o.line("        if g.nmoves != 0:")
             o.line("            return")
+            self.emit_keeper_switch("        ", node)
             o.line("    else:")
             indent = "        "
         for line in (
@@ -1401,6 +1425,23 @@ class _Lowering:
             "g.moves.slot[a] = g.moves.base + g.nmoves + 1",
         ):
             o.line(indent + line)
+
+    def emit_keeper_switch(self, indent: str, node: str) -> None:
+        """With :attr:`in_place`, the keeper's switch at ``node`` made at once: its
+        modifiers are in place already, and the search ends on ``g.nmoves`` 1."""
+        if not self.in_place:
+            return
+        o = self.o
+        if node.isdigit():
+            a = self.rules.actions[int(node) - 1]
+            who = self.keeper if a.name == KEEPER else self.player[a.name]
+            o.line(f"{indent}g.player = {who}")
+            o.line(f"{indent}g.node = {node}")
+            o.line(f"{indent}g.pos = pos")
+        else:
+            o.line(f"{indent}r2gb_modify(g, {node}, pos)")
+        o.line(f"{indent}g.nmoves = 1")
+        o.line(f"{indent}return")
 
     def mover(self, j: int) -> str:
         """Whose searches reach switch ``j``: "keeper" or "player" when only theirs,
@@ -1420,6 +1461,9 @@ class _Lowering:
         a = self.rules.actions[j - 1]
         o.line(f"fun r2gb_found{j}(R2gbState g, R2gbCtx c, Int pos):", self.at(a.at))
         self.emit_found_slot(f"r2gb_action{j}(c, pos)", str(j), self.mover(j))
+        if self.in_place and self.mover(j) == "keeper":
+            o.line("")
+            return
         o.line("    let m = g.nmods")
         for k in range(d):
             self.put("    ", "node", f"m + {k}", f"c.pnode[{k}]")
@@ -1481,6 +1525,23 @@ class _Lowering:
         if self.slots:
             self.emit_groups()
             self.emit_slots()
+        if self.in_place and self.groups:
+            o.line("# A piece the keeper's move puts down, kept as applied (r2gb_kept lists it).")
+            o.line("fun r2gb_keep(R2gbState g, Int pos, Int old, Int piece):")
+            o.line("    let k = g.moves.nkept")
+            o.line("    g.moves.kpos[k] = pos")
+            o.line("    g.moves.kold[k] = old")
+            o.line("    g.moves.kpiece[k] = piece")
+            o.line("    g.moves.nkept = k + 1")
+            o.line("")
+            o.line("# The listed squares follow the pieces the keeper's move put down, first")
+            o.line("# to last (kept last to first, as its search returned).")
+            o.line("fun r2gb_kept(R2gbState g):")
+            o.line("    while g.moves.nkept != 0:")
+            o.line("        let k = g.moves.nkept - 1")
+            o.line("        r2gb_track(g, g.moves.kpos[k], g.moves.kold[k], g.moves.kpiece[k])")
+            o.line("        g.moves.nkept = k")
+            o.line("")
         o.line("fun r2gb_settle(R2gbState g):", self.at(self.rules_at))
         o.line("    let rounds = 0")
         o.line("    while true:")
@@ -1491,10 +1552,14 @@ class _Lowering:
             o.line("            else:")
             o.line("                r2gb_exists(g)")
             o.line("            return")
+        o.line(f"        let keeper = g.player == {self.keeper}")
         o.line("        r2gb_enumerate(g)")
-        o.line(f"        if g.player != {self.keeper} or g.nmoves == 0:")
+        o.line("        if !keeper or g.nmoves == 0:")
         o.line("            return")
-        o.line("        r2gb_apply_move(g, 0)")
+        if not self.in_place:
+            o.line("        r2gb_apply_move(g, 0)")
+        elif self.groups:  # the keeper's move is applied: its pieces' squares listed
+            o.line("        r2gb_kept(g)")
         o.line("        rounds = rounds + 1")
         o.line(
             f'        assert(rounds < {KEEPER_BOUND}, "the keeper keeps moving: it never switches '
