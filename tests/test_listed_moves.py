@@ -45,6 +45,13 @@ def test_a_list_without_left_moves_is_a_finding_naming_the_page(tmp_path: Path) 
     message, pages = found[0]
     assert "leaves out move" in message and "which the preconditions allow" in message
     assert "moves" in pages
+    # the finding is about the moves left out, not the move played before it: the page
+    # of their precondition (turn) comes before the listing page, its rules quoted too
+    report = run_check(open_workspace(broken), (compile_stage, fuzz_stage), options=OPTIONS)
+    (finding,) = [f for f in report.findings if "moves_listed" in f.message]
+    assert finding.actions and all(a.startswith("move(") and a in message for a in finding.actions)
+    named = [p.page for p in finding.pages]
+    assert "turn" in named and named.index("turn") < named.index("moves")
 
 
 def test_a_list_that_strands_the_game_is_named_as_a_list_problem(tmp_path: Path) -> None:

@@ -377,8 +377,11 @@ class Fuzzer:
         *,
         involved: Sequence[str] | None = None,
         functions: tuple[str, ...] = (),
+        what: str = "",
     ) -> Finding:
-        """A finding whose counterexample is ``actions`` (recorded through the engine)."""
+        """A finding whose counterexample is ``actions`` (recorded through the engine);
+        ``involved``: the actions in question (else the last one taken), ``what``: the
+        kind of difference (``legal``: their preconditions decide, see findings.py)."""
         trace = trace_of(self.engine, actions, game=self.config.game, seed=self.config.seed)
         return Finding(
             kind,
@@ -388,6 +391,7 @@ class Fuzzer:
             step=len(actions),
             actions=tuple(involved if involved is not None else actions[-1:]),
             functions=functions,
+            extra={"what": what} if what else {},
         )
 
     def _shrunk(self, actions: Sequence[str], shows: Any) -> tuple[str, ...]:
@@ -503,6 +507,12 @@ class Fuzzer:
     def _listing_problem(self, state: Any) -> str | None:
         """How the pages' list of legal moves (``r2g_moves``), or the legal actions among
         their candidate moves (``r2g_move_candidates``), differs from the table's."""
+        found = self._listing_difference(state)
+        return found[0] if found is not None else None
+
+    def _listing_difference(self, state: Any) -> tuple[str, tuple[str, ...]] | None:
+        """:meth:`_listing_problem`, and the moves it is about (listed twice, left out,
+        or listed though the table refuses them)."""
         engine = self.engine
         if not isinstance(engine, MoveLists):
             return None
@@ -517,7 +527,8 @@ class Fuzzer:
         filled = [i for i in candidates if i != -1] if candidates is not None else None
         if filled is not None and len(set(filled)) != len(filled):
             twice = sorted({texts[i] for i in filled if filled.count(i) > 1})
-            return f"invariant moves_listed broken: {hook} lists {', '.join(twice[:5])} twice"
+            message = f"invariant moves_listed broken: {hook} lists {', '.join(twice[:5])} twice"
+            return message, tuple(twice[:5])
         listed = tuple(engine.legal_indices(state))
         tested = tuple(engine.table_legal_indices(state))
         if listed == tested:
@@ -536,7 +547,8 @@ class Fuzzer:
             parts.append(f"lists {', '.join(extra[:5])}, which the table does not allow")
         if not parts:
             parts.append("lists a legal move more than once")
-        return f"invariant moves_listed broken: {hook} {'; '.join(parts)}"
+        message = f"invariant moves_listed broken: {hook} {'; '.join(parts)}"
+        return message, (*missing[:5], *extra[:5])
 
     def _listed_moves(self, state: Any, prefix: Sequence[str]) -> bool:
         """The pages' move list equals the legal set from testing the table; report and
@@ -554,14 +566,19 @@ class Fuzzer:
         last = self.engine.initial()
         for action in actions:
             last = self.engine.apply(last, action)
-        problem = self._listing_problem(last) or problem
-        # the page that lists them: a list, or slots (rl functions or RulePage clauses)
+        found = self._listing_difference(last)
+        problem, involved = found if found is not None else (problem, ())
+        # the page that lists them: a list, or slots (rl functions or RulePage clauses);
+        # the moves in question (not the last one taken) name the rules that decide them,
+        # their preconditions' pages first
         hooks = (
             ("r2g_moves",)
             if getattr(self.engine, "lists_moves", False)
             else ("r2g_move_candidates", "r2g_candidate_slots", "r2g_candidate_at")
         )
-        finding = self._finding(fk.INVARIANT, problem, actions, functions=hooks)
+        finding = self._finding(
+            fk.INVARIANT, problem, actions, involved=involved or None, functions=hooks, what="legal"
+        )
         self._add(finding, "moves_listed")
         return False
 
