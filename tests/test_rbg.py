@@ -192,6 +192,10 @@ def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
     assert "g.node = 18" in keeper_found and "g.moves.node" not in keeper_found
     settle = _function(bt, "r2gb_settle")
     assert "r2gb_apply_move" not in settle and "r2gb_kept(g)" in settle
+    # a player's move ending at switch 13 always puts x down first: replayed without
+    # asking what each modifier is
+    assert "r2gb_modify" not in _function(c4, "r2gb_apply13")
+    assert "if last == 13:" in _function(c4, "r2gb_apply_move")
     # col(0) and 8 - row(0) cannot leave their bounds: no range test per move found
     assert "assert(" not in _function(bt, "r2gb_action33")
     # the keeper takes the first move found: its walks keep the recursion's order
@@ -237,7 +241,7 @@ def test_games_whose_moves_begin_at_one_square_read_them_by_slots() -> None:
         # mover's pieces, the open columns), kept listed by the moves applied
         assert f"return game.g.n0 * {per_square}" in _function(source, "r2g_candidate_slots")
         assert f"Int[{squares}] at0" in source
-        assert "r2gb_track(g, pos, old, " in _function(source, "r2gb_modify")
+        assert "r2gb_track(g, pos, old0, " in _function(source, "r2gb_modify")
     # chess: a queen's square bounds 41 moves, too many slots stay empty: it lists them
     assert "fun r2g_moves(" in _generated("chess")
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from rulebook2game.targets.rbg.automaton import Automaton, build, entry_depths, shared_prefixes
 from rulebook2game.targets.rbg.mapping import Mapping, index_of
 from rulebook2game.targets.rbg.model import KEEPER, Action, Arith, Description
-from rulebook2game.targets.rbg.slots import Move, SlotPlan, plan
+from rulebook2game.targets.rbg.slots import EXPLORE_LIMIT, Move, SlotPlan, plan
 from rulebook2game.targets.rbg.syntax import RbgProblem, Span
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
 from rulebook2game.workspace import ArgSpec, Interface
@@ -1476,6 +1476,56 @@ class _Lowering:
         o.line("    g.nmoves = g.nmoves + 1")
         o.line("")
 
+    def modifier(self, j: int, pos: str, indent: str, n: int = 0) -> None:
+        """The code of modifier (or switch) state ``j`` applied at square ``pos``."""
+        o = self.o
+        a = self.rules.actions[j - 1]
+        if a.kind == "off" and self.groups:
+            o.line(f"{indent}let old{n} = g.cells[{pos}]", self.at(a.at))
+            o.line(f"{indent}r2gb_put(g, {pos}, {self.piece[a.name]})")
+            o.line(f"{indent}r2gb_track(g, {pos}, old{n}, {self.piece[a.name]})")
+        elif a.kind == "off":
+            o.line(f"{indent}r2gb_put(g, {pos}, {self.piece[a.name]})", self.at(a.at))
+        elif a.kind == "assign":
+            assert a.expr is not None
+            value = self.arith(a.expr, a.at)
+            o.line(f"{indent}g.vars[{self.var[a.name]}] = {value}", self.at(a.at))
+        else:
+            who = self.keeper if a.name == KEEPER else self.player[a.name]
+            o.line(f"{indent}g.player = {who}", self.at(a.at))
+            o.line(f"{indent}g.node = {j}")
+            o.line(f"{indent}g.pos = {pos}")
+
+    def _static_mods(self) -> dict[int, tuple[int, ...]]:
+        """The switches every move ending at which applies the same modifiers (states) in
+        the same order: such a move is replayed without asking what each modifier is."""
+        if not self.static_depth:
+            return {}
+        aut = self.rules
+        starts = [0] + [j for j, a in enumerate(aut.actions, start=1) if a.kind == "switch"]
+        seen: set[tuple[int, tuple[int, ...]]] = set()
+        todo: list[tuple[int, tuple[int, ...]]] = [(q, ()) for q in starts]
+        found: dict[int, set[tuple[int, ...]]] = {}
+        while todo:
+            q, mods = todo.pop()
+            for j in aut.follow[q]:
+                a = aut.actions[j - 1]
+                if a.kind == "switch":
+                    found.setdefault(j, set()).add(mods)
+                    continue
+                key = (j, (*mods, j) if a.modifier else mods)
+                if len(key[1]) > self.depth or key in seen:
+                    continue
+                if len(seen) >= EXPLORE_LIMIT:
+                    return {}
+                seen.add(key)
+                todo.append(key)
+        return {
+            j: next(iter(seqs))
+            for j, seqs in sorted(found.items())
+            if len(seqs) == 1 and j in self.static_depth
+        }
+
     def emit_apply(self) -> None:
         o = self.o
         o.line("fun r2gb_modify(R2gbState g, Int node, Int pos):")
@@ -1483,25 +1533,25 @@ class _Lowering:
             if not a.modifier:
                 continue
             o.line(f"    if node == {j}:", self.at(a.at))
-            if a.kind == "off" and self.groups:
-                o.line("        let old = g.cells[pos]")
-                o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
-                o.line(f"        r2gb_track(g, pos, old, {self.piece[a.name]})")
-            elif a.kind == "off":
-                o.line(f"        r2gb_put(g, pos, {self.piece[a.name]})")
-            elif a.kind == "assign":
-                assert a.expr is not None
-                o.line(f"        g.vars[{self.var[a.name]}] = {self.arith(a.expr, a.at)}")
-            else:
-                who = self.keeper if a.name == KEEPER else self.player[a.name]
-                o.line(f"        g.player = {who}")
-                o.line(f"        g.node = {j}")
-                o.line("        g.pos = pos")
+            self.modifier(j, "pos", "        ")
             o.line("        return")
         o.line("")
+        fixed = self._static_mods()
+        for j, mods in fixed.items():
+            o.line(f"# A move ending at switch {j}: always modifiers {list(mods)}, then it.")
+            o.line(f"fun r2gb_apply{j}(R2gbState g, Int i):")
+            for k, m in enumerate((*mods, j)):
+                self.modifier(m, self.got("pos", f"i + {k}"), "    ", k)
+            o.line("")
         o.line("fun r2gb_apply_move(R2gbState g, Int move):")
         o.line(f"    let i = {self.got('first', 'move')}")
         o.line(f"    let end = {self.got('first', 'move + 1')}")
+        if fixed:
+            o.line(f"    let last = {self.got('node', 'end - 1')}")
+            for j in fixed:
+                o.line(f"    if last == {j}:")
+                o.line(f"        r2gb_apply{j}(g, i)")
+                o.line("        return")
         o.line("    while i < end:")
         o.line(f"        r2gb_modify(g, {self.got('node', 'i')}, {self.got('pos', 'i')})")
         o.line("        i = i + 1")
