@@ -270,6 +270,7 @@ class ToolRunner:
             kind="finished",
             ambiguities=[a.model_dump() for a in args.ambiguities],
             uncovered=len(uncovered),
+            mutants=evidence_tools.mutant_summary(self.workspace),
             second=self._second_opinion(),
         )
         return ToolOutcome(text, "finish", args.summary)

@@ -55,6 +55,18 @@ def mark_refused(ws: Workspace) -> None:
     write_text_atomic(ws.reports_dir / REFUSED_FILE, "finish was refused once\n")
 
 
+def mutant_summary(ws: Workspace) -> dict[str, int] | None:
+    """The counts of the last mutant run (``reports/mutants.json``), or None when the
+    game has none (or it does not read)."""
+    path = ws.reports_dir / "mutants.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        keys = ("enumerated", "run", "killed", "survived", "equivalent")
+        return {key: int(data[key]) for key in keys}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def record_finish(ws: Workspace, args: tools.FinishArgs) -> None:
     """Write ``reports/finish.json``; re-render ``check.md`` with it when a report exists."""
     notes = FinishNotes.model_validate(args.model_dump())

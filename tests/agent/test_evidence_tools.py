@@ -92,6 +92,21 @@ def test_finish_is_refused_once_without_scenarios_and_records_ambiguities(tmp_pa
     assert effect == "finish" and "1 resolved ambiguity" in text
     notes = json.loads((ws.reports_dir / "finish.json").read_text())
     assert notes == {"summary": "done", "ambiguities": [ambiguity]}
+    # no mutant run: the result says the evidence never met a wrong edit
+    assert "No mutant run" in text and "run_mutants" in text
+
+
+def test_finish_reports_the_last_mutant_run(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    runner = ToolRunner(ws, fake_toolbox(), PageStore(ws.pages_dir))
+    ws.reports_dir.mkdir(parents=True, exist_ok=True)
+    counts = {"enumerated": 120, "run": 40, "killed": 35, "survived": 4, "equivalent": 1}
+    (ws.reports_dir / "mutants.json").write_text(json.dumps({"game": "g", **counts}))
+    _call(runner, "finish", {"summary": "done"})  # refused once: examples lack scenarios
+    effect, text = _call(runner, "finish", {"summary": "done"})
+    assert effect == "finish" and "No mutant run" not in text
+    assert "35 killed, 4 survived, 1 reviewed equivalent, of 40 run (120 mutants" in text
+    assert "a sample" in text  # 40 of 120: every mutant tests all the evidence
 
 
 def test_the_loop_refuses_finish_once_when_examples_lack_scenarios(tmp_path: Path) -> None:
