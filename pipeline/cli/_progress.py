@@ -33,8 +33,9 @@ class MutantProgress:
         done, total = counts["done"], counts["total"]
         if outcome.status == "survived":
             err_console.print(
-                f"[dim]{escape(game.name)}: survivor {escape(outcome.where)} "
-                f"{escape(outcome.operator)}: {escape(outcome.description)}[/]",
+                f"[dim]{escape(game.name)}: survivor {escape(outcome.id)} at "
+                f"{escape(outcome.where)} {escape(outcome.operator)}: "
+                f"{escape(outcome.description)}[/]",
                 highlight=False,
             )
         if done % max(1, total // 10) == 0 or done == total:
