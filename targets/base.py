@@ -40,6 +40,7 @@ __all__ = [
     "TargetCompile",
     "TargetDiagnostic",
     "compile_and_start",
+    "compiled_line",
 ]
 
 if TYPE_CHECKING:
@@ -51,6 +52,18 @@ if TYPE_CHECKING:
     MutationOperator = Callable[[PageSource, frozenset[str]], Iterator[Edit]]
 else:
     MutationOperator = Callable[..., Iterator[Any]]
+
+
+def compiled_line(flavour: str, cached: bool, seconds: float) -> str:
+    """The summary of a compile that succeeded. A reused build says why it is not new:
+    a build of exactly these pages was already made (by this command or another), so
+    pages that were edited and then put back, or built by ``check`` before, compile in
+    no time without being stale."""
+    if cached:
+        return (
+            f"compiled ({flavour}; these exact pages were built before: reused) in {seconds:.2f} s"
+        )
+    return f"compiled ({flavour}) in {seconds:.2f} s"
 
 
 class TargetDiagnostic(Protocol):

@@ -73,6 +73,9 @@ def test_builds_land_in_the_workspace_and_are_reused(rl_games: Path, tmp_path: P
     assert first.build.play_page == "dice" and not first.build.optimized
     again = compile_workspace(ws)
     assert again.cached and again.build == first.build
+    # a reused build says it was made from these exact pages, not that nothing changed
+    assert first.summary().startswith("compiled (checked) in ")
+    assert again.summary().startswith("compiled (checked; these exact pages were built before")
     optimized = compile_workspace(ws, optimized=True)
     assert optimized.build is not None and optimized.build.directory != first.build.directory
     _edit(ws, "dice.rl", "# page: dice", "# page: dice (edited)")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook2game.errors import CompileError, Rulebook2GameError
+from rulebook2game.targets.base import compiled_line
 from rulebook2game.targets.gdl import asp
 from rulebook2game.targets.gdl.checks import CHANCE_ROLE, check_rules
 from rulebook2game.targets.gdl.kif import (
@@ -105,13 +106,12 @@ class GdlCompile:
     def summary(self) -> str:
         """One line: ``compiled ...`` or the first error's location and message."""
         if self.ok:
-            reused = ", reused" if self.cached else ""
             grounded = ""
             if self.build is not None:
                 grounded = (
                     f"; grounded {self.build.atoms} atoms in {self.build.ground_seconds:.2f} s"
                 )
-            return f"compiled (gdl{reused}) in {self.seconds:.2f} s{grounded}"
+            return compiled_line("gdl", self.cached, self.seconds) + grounded
         if not self.diagnostics:
             return "compile failed"
         first = self.diagnostics[0]

@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulebook2game.errors import BadWorkspaceError, CompileError
+from rulebook2game.targets.base import compiled_line
 from rulebook2game.targets.rl.contract import interface_diagnostics
 from rulebook2game.targets.rl.coverage import PROBES_FILE, add_probes
 from rulebook2game.targets.rl.diagnostics import (
@@ -129,8 +130,7 @@ class CompileResult:
         """One line: ``ok`` or the first error's location and message."""
         if self.ok:
             flavour = "optimized" if self.optimized else "checked"
-            reused = ", reused" if self.cached else ""
-            return f"compiled ({flavour}{reused}) in {self.seconds:.2f} s"
+            return compiled_line(flavour, self.cached, self.seconds)
         if not self.diagnostics:
             return "compile failed"
         first = self.diagnostics[0]

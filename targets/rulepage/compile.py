@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulebook2game.errors import CompileError, Rulebook2GameError
+from rulebook2game.targets.base import compiled_line
 from rulebook2game.targets.rl.compile import CompileResult, RlBuild, check_syntax, compile_workspace
 from rulebook2game.targets.rl.diagnostics import Diagnostic, Remark
 from rulebook2game.targets.rulepage.lower import Lowered, compose
@@ -62,8 +63,7 @@ class RulePageCompile:
         """One line: ``compiled ...`` or the first error's location and message."""
         if self.ok:
             flavour = "optimized" if self.optimized else "checked"
-            reused = ", reused" if self.cached else ""
-            return f"compiled ({flavour}{reused}) in {self.seconds:.2f} s"
+            return compiled_line(flavour, self.cached, self.seconds)
         if not self.diagnostics:
             return "compile failed"
         first = self.diagnostics[0]
