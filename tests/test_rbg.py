@@ -400,6 +400,31 @@ def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
         assert len(made.engine.legal_actions(state)) == 9
 
 
+def test_a_listing_game_reads_its_text_back_with_the_moves_of_the_board(tmp_path: Path) -> None:
+    # a walk with a cycle: no slots, the game lists every move after each one
+    ws = _copy(tmp_path)
+    turn = ws.pages_dir / "turn.rbg"
+    turn.write_text(
+        turn.read_text().replace(
+            "#anySquare = (up* + down*) (left* + right*)",
+            "#anySquare = (up + down + left + right)*",
+        )
+    )
+    with compile_and_start(ws) as made:
+        engine = made.engine
+        assert engine is not None, made.error
+        text = engine.serialize(engine.initial())
+        # the semi-state and rules index alone: no moves found, no search context, no
+        # counts (they follow from the cells)
+        assert text.count("cells: [0, 0, 0, 0, 0, 0, 0, 0, 0]") == 1
+        assert "moves" not in text and "counts" not in text and len(text) < 200
+        # a text whose board holds a cross (as a scenario's set writes it) lists the
+        # moves of that board, not those of the text it was edited from
+        edited = engine.deserialize(text.replace("cells: [0, ", "cells: [1, ", 1))
+        assert len(engine.legal_actions(edited)) == 8
+        assert engine.serialize(edited) == text.replace("cells: [0, ", "cells: [1, ", 1)
+
+
 def test_the_legal_moves_come_from_the_search(tmp_path: Path) -> None:
     ws = _copy(tmp_path, "breakthrough")
     with compile_and_start(ws) as made:

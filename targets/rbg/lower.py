@@ -1264,17 +1264,22 @@ class _Lowering:
             if k not in self.simple and k not in self.flats:
                 o.line(f"    R2gbCtxP{k} pattern{k}")
         o.line("")
-        if self.slots:
-            self.emit_text_form()
+        self.emit_text_form()
 
-    SEMI_STATE = ("cells", "counts", "vars", "player", "node", "pos")
-    """The fields of the paper's semi-state and rules index: the state's text form."""
+    SEMI_STATE = ("cells", "vars", "player", "node", "pos")
+    """The fields of the paper's semi-state and rules index: the state's text form (the
+    pieces' counts follow from the cells)."""
 
     def emit_text_form(self) -> None:
-        """The state's text (serialization) holds the semi-state and rules index alone:
-        with slots, asking for legal moves fills the moves found lazily, which must not
-        change the text. Parsing a text forgets every move found (``listed`` 0, ``from``
-        -1, the action slots' base raised past them)."""
+        """The state's text (serialization, and what a scenario's ``[setup]`` edits)
+        holds the semi-state and rules index alone: the moves found, the searches'
+        contexts and the listed squares are the engine's own (a state of chess held
+        thousands of integers of them), and with slots asking for legal moves fills the
+        moves found lazily, which must not change the text. Parsing a text forgets every
+        move found (the action slots' base raised past them), counts the pieces on the
+        cells (``counts``, which the text leaves out: it follows the board), lists the
+        squares again, and a game that lists its moves lists the player's again: a
+        ``set`` that changes the board changes the legal moves."""
         o = self.o
         o.line("fun append_to_string(R2gbState g, String output):")
         for n, field in enumerate(self.SEMI_STATE):
@@ -1303,11 +1308,26 @@ class _Lowering:
             o.line('    r2gb_consume(buffer, ",", index)')
         o.line('    if !r2gb_consume(buffer, "}", index):')
         o.line("        return false")
-        o.line("    g.listed = 0")
-        o.line("    g.sq = -1")
         o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
-        if self.groups:
-            o.line("    r2gb_rebuild(g)")
+        o.line("    let p = 0")
+        o.line(f"    while p < {len(self.d.pieces)}:")
+        o.line("        g.counts[p] = 0")
+        o.line("        p = p + 1")
+        o.line("    let i = 0")
+        o.line(f"    while i < {self.cells}:")
+        o.line(f"        if g.cells[i] < 0 or g.cells[i] >= {len(self.d.pieces)}:")
+        o.line("            return false")
+        o.line("        g.counts[g.cells[i]] = g.counts[g.cells[i]] + 1")
+        o.line("        i = i + 1")
+        if self.slots:
+            o.line("    g.listed = 0")
+            o.line("    g.sq = -1")
+            if self.groups:
+                o.line("    r2gb_rebuild(g)")
+        else:
+            o.line("    g.nmoves = 0")
+            o.line(f"    if g.player != {self.keeper}:")
+            o.line("        r2gb_enumerate(g)")
         o.line("    return true")
         o.line("")
 
