@@ -204,6 +204,17 @@ def test_cli_and_agent_tool_review_a_mutant(tmp_path: Path) -> None:
     assert len(load_reviews("x", tmp_path / "none.toml", game).entries) == 2
 
 
+def test_the_agent_tool_runs_mutants_with_the_jobs_it_is_given(tmp_path: Path) -> None:
+    game = _ttt(tmp_path)
+    runner = CliRunner()
+    bad = runner.invoke(app, ["tool", str(game), "run_mutants", '{"max": 2, "jobs": -1}'])
+    assert bad.exit_code == 2 and "jobs" in bad.output
+    ran = runner.invoke(app, ["tool", str(game), "run_mutants", '{"max": 2, "jobs": 1}'])
+    assert ran.exit_code == 0, ran.output
+    assert "mutants caught by the checks" in ran.output
+    assert json.loads((game / "reports" / "mutants.json").read_text())["run"] == 2
+
+
 def test_the_tool_result_counts_every_survivor_not_the_shown_ones() -> None:
     run = MutantRun("g", _outcomes(26), 5.0, 26)
     text = render("agent/result.md.j2", kind="mutants", **mutants_result(run))

@@ -297,7 +297,7 @@ class ToolRunner:
         return ToolOutcome(text, "page_changed", f"scenario {name}")
 
     def _run_mutants(self, args: tools.RunMutantsArgs) -> ToolOutcome:
-        result = mutant_tools.run_page_mutants(self.workspace, args.max, args.survivors)
+        result = mutant_tools.run_page_mutants(self.workspace, args.max, args.survivors, args.jobs)
         return ToolOutcome(render("agent/result.md.j2", kind="mutants", **result))
 
     def _review_mutant(self, args: tools.ReviewMutantArgs) -> ToolOutcome:

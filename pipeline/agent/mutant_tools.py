@@ -15,6 +15,7 @@ from rulebook2game.evals.equivalents import ReviewEntry, add_review
 from rulebook2game.evals.mutants import (
     KILLED,
     SURVIVED,
+    WORKERS,
     MutantRun,
     StaleMutantRun,
     read_mutant_run,
@@ -28,23 +29,27 @@ SHOWN = 20
 """Survivors listed in the tool result (reports/mutants.md has them all)."""
 
 
-def run_page_mutants(ws: Workspace, max_mutants: int, survivors: bool) -> dict[str, Any]:
+def run_page_mutants(
+    ws: Workspace, max_mutants: int, survivors: bool, jobs: int = 0
+) -> dict[str, Any]:
     """Run the pages' mutants (a seeded sample of ``max_mutants``; 0: all); the result's fields.
 
     ``survivors``: re-run every survivor of the last run (whatever its sample) and fold the
     outcomes into it; the counts stay the whole run's and ``rerun`` says what changed.
+    ``jobs``: mutants checked at once (0: the default, one per core).
     """
+    workers = jobs or WORKERS
     if survivors:
         try:
             read_mutant_run(ws.reports_dir)
         except StaleMutantRun:
             raise ToolRetry("no_mutant_run") from None
         try:
-            run = rerun_survivors(ws.root)
+            run = rerun_survivors(ws.root, workers=workers)
         except StaleMutantRun as exc:
             raise ToolRetry("stale_mutant_run", error=str(exc)) from None
     else:
-        run = run_mutants(ws.root, max_mutants=max_mutants or None)
+        run = run_mutants(ws.root, max_mutants=max_mutants or None, workers=workers)
     return mutants_result(run)
 
 

@@ -84,6 +84,7 @@ class ScenarioNameArgs(_Args):
 class RunMutantsArgs(_Args):
     max: int = Field(default=40, ge=0)
     survivors: bool = False
+    jobs: int = Field(default=0, ge=0, le=64)
 
 
 class ReviewMutantArgs(_Args):
