@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from check_toys import NativeRace, Race
 
 from rulebook2game.check import findings as fk
@@ -70,6 +72,18 @@ def test_native_fault_is_located_step_by_step() -> None:
     # the trace ends with the move that crashed, from a counter of 3
     states = play(Race(), actions[:-1])
     assert states is not None and states[-1][0] == 3
+
+
+def test_a_fault_is_shrunk_to_a_short_way_there() -> None:
+    # the batch's first game to fault took 10 actions to the counter of 11; the fewest
+    # are the coin, five adds of 2 and one of 1, and the move that faults
+    config = dataclasses.replace(CONFIG, seed=2)
+    (finding,) = [
+        f for f in _fuzz(NativeRace(crash_at=11, target=20), config) if f.kind == fk.CRASH
+    ]
+    assert finding.trace is not None and len(finding.trace.actions) == 8
+    states = play(Race(target=20), finding.trace.actions[:-1])
+    assert states is not None and states[-1][0] == 11
 
 
 def test_nondeterminism_is_found() -> None:

@@ -61,6 +61,10 @@ from rulebook2game.engine import CHANCE, TERMINAL, Engine, IllegalActionError
 from rulebook2game.errors import BadInputError, EngineFault
 from rulebook2game.workspace import Interface
 
+FAULT_SHRINK_TESTS = 200
+"""Most sequences tried when shrinking a fault's counterexample: each one that faults
+costs the engine a restart."""
+
 
 @dataclass(frozen=True)
 class Game:
@@ -249,6 +253,39 @@ class Fuzzer:
             self._crash(actions, exc)
             return None
 
+    def _fault_shrunk(self, actions: Sequence[str], fault: EngineFault) -> tuple[str, ...]:
+        """The shortest sequence found that ends on the same fault (its kind, and its
+        source line, else its first line): a fault met while replaying a whole game
+        comes with every action of that game, and one met in a random game with every
+        action before it. ``actions`` as they are when the fault does not recur."""
+        if not self.config.shrink:
+            return tuple(actions)
+
+        def where(exc: EngineFault) -> tuple[str, str]:
+            return exc.kind, find_location(exc.message) or _first_line(exc.message)
+
+        wanted = where(fault)
+        player = PrefixPlayer(self.engine)
+
+        def faults(candidate: Sequence[str]) -> bool:
+            try:
+                player.states(candidate)
+            except EngineFault as exc:
+                return where(exc) == wanted
+            except IllegalActionError:
+                return False
+            return False
+
+        if not faults(actions):
+            return tuple(actions)
+        result = shrink(
+            actions,
+            faults,
+            max_tests=min(self.config.max_shrink_tests, FAULT_SHRINK_TESTS),
+            alternatives=engine_alternatives(self.engine, player),
+        )
+        return result.actions
+
     def _options(self, state: Any) -> list[str]:
         if self.engine.current_player(state) == CHANCE:
             return [a for a, p in self.engine.chance_outcomes(state) if p > 0]
@@ -281,6 +318,8 @@ class Fuzzer:
     def _crash(self, actions: Sequence[str], exc: Exception) -> None:
         kind = exc.kind if isinstance(exc, EngineFault) else "illegal"
         text = exc.message if isinstance(exc, EngineFault) else str(exc)
+        if isinstance(exc, EngineFault):
+            actions = self._fault_shrunk(actions, exc)
         message = _first_line(f"engine {kind}: {text}")
         trace = trace_of(self.engine, actions, game=self.config.game, seed=self.config.seed)
         last = (actions[-1],) if actions else ()
