@@ -1441,7 +1441,8 @@ class _Lowering:
             f"    if r2gb_same(g, c, s - 1, {node}, pos):",
             "        return",
             '    assert(false, "the move mapping: two different legal RBG moves map to the '
-            'same action (the mapping misses one of them)")',
+            "same action (the mapping leaves out what tells them apart, or the rules allow "
+            'one of them wrongly)")',
             "g.moves.slot[a] = g.moves.base + g.nmoves + 1",
         ):
             o.line(indent + line)
