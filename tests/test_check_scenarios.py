@@ -83,6 +83,10 @@ def test_the_format_round_trips_through_toml(tmp_path: Path) -> None:
     assert path == tmp_path / "scenarios" / "one_ends_turn.toml"
     assert read_scenario(path) == scenario
     assert tomllib.loads(scenario_toml(scenario))["cites"] == ["4.2#3"]
+    # a note for the whole scenario, beside the expectations' own (a trial wrote one)
+    noted = _scenario('cites = ["4.2#3"]\nnote = "the die is fair"\n')
+    assert noted.note == "the die is fair"
+    assert read_scenario(write_scenario(tmp_path, "noted", noted)) == noted
 
 
 @pytest.mark.parametrize(

@@ -220,6 +220,8 @@ class Scenario(_Model):
     """One scenario file."""
 
     description: str = ""
+    note: str = ""
+    """A few words for the reader about the whole scenario (an expectation has its own)."""
     cites: tuple[str, ...] = Field(min_length=1)
     """The rulebook sentence ids (usually examples) the scenario comes from."""
     actions: tuple[str, ...] = ()
@@ -312,7 +314,7 @@ def scenario_toml(scenario: Scenario) -> str:
     data = scenario.model_dump(exclude_none=True, exclude_defaults=True)
     data.setdefault("cites", list(scenario.cites))
     lines = []
-    for key in ("description", "cites", "actions"):
+    for key in ("description", "note", "cites", "actions"):
         if key in data:
             lines.append(f"{key} = {_toml_value(data[key])}")
     for expectation in data.get("expect", []):
