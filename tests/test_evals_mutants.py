@@ -159,6 +159,7 @@ def test_every_reviewed_equivalent_still_names_a_line_of_its_page() -> None:
             pages = [
                 *(CORPORA_DIR / game / "pages").glob(f"{entry['page']}.*"),
                 *(CORPORA_DIR / "rulepage" / game / "pages").glob(f"{entry['page']}.*"),
+                *(CORPORA_DIR / "rbg" / game / "pages").glob(f"{entry['page']}.*"),
             ]
             lines = {line.strip() for page in pages for line in page.read_text().splitlines()}
             if entry["before"] not in lines:
