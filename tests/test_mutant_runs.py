@@ -417,7 +417,8 @@ def test_progress_prints_survivors_with_brackets_verbatim(
     progress(Path("/g/[x]game"), survivor)
     progress(Path("/g/[x]game"), replace(survivor, status=KILLED))
     err = capsys.readouterr().err
-    assert "survivor p:1:7 op: `b.pieces[1 - current] = 0` deleted" in err
+    # the id first: the one `mutants --equivalent` takes
+    assert "survivor p:1:op:1 at p:1:7 op: `b.pieces[1 - current] = 0` deleted" in err
     assert "[x]game: mutants 2/2 (killed 1, survived 1)" in err
 
 
