@@ -384,8 +384,9 @@ def test_a_game_with_chance_is_refused(tmp_path: Path) -> None:
     assert "deterministic games with perfect information" in _compile_error(ws)
 
 
-def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
-    # (left + right)* walks back and forth forever unless visits are remembered
+def _cyclic_walk(tmp_path: Path) -> Workspace:
+    """Tic-tac-toe whose walk to a square is (up + down + left + right)*: a cycle of
+    shifts, so its search must remember visits and the game lists its moves (no slots)."""
     ws = _copy(tmp_path)
     turn = ws.pages_dir / "turn.rbg"
     turn.write_text(
@@ -394,6 +395,12 @@ def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
             "#anySquare = (up + down + left + right)*",
         )
     )
+    return ws
+
+
+def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
+    # (left + right)* walks back and forth forever unless visits are remembered
+    ws = _cyclic_walk(tmp_path)
     with compile_and_start(ws) as made:
         assert made.engine is not None, made.error
         state = made.engine.initial()
@@ -402,14 +409,7 @@ def test_a_search_through_a_cycle_of_shifts_ends(tmp_path: Path) -> None:
 
 def test_a_listing_game_reads_its_text_back_with_the_moves_of_the_board(tmp_path: Path) -> None:
     # a walk with a cycle: no slots, the game lists every move after each one
-    ws = _copy(tmp_path)
-    turn = ws.pages_dir / "turn.rbg"
-    turn.write_text(
-        turn.read_text().replace(
-            "#anySquare = (up* + down*) (left* + right*)",
-            "#anySquare = (up + down + left + right)*",
-        )
-    )
+    ws = _cyclic_walk(tmp_path)
     with compile_and_start(ws) as made:
         engine = made.engine
         assert engine is not None, made.error
