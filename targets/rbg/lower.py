@@ -1144,13 +1144,9 @@ class _Lowering:
         (``r2gb_exists``: the squares in order until one has a move)."""
         o = self.o
         o.line("fun r2gb_from(R2gbState g, Int s):", self.at(self.rules_at))
-        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
-        o.line("    g.nmoves = 0")
-        o.line("    g.nmods = 0")
+        self.forget_moves("0", listed="0", sq="s")
         if self.big:
             self.put("    ", "first", "0", "0")
-        o.line("    g.listed = 0")
-        o.line("    g.sq = s")
         self.ctx_init("search", self.seen_size)
         for q, sp in sorted(self.slots.items()):
             o.line(f"    if g.node == {q}:")
@@ -1186,12 +1182,21 @@ class _Lowering:
         o.line("# In the native playout loop (r2g_defer_end): no move is known yet, and the")
         o.line("# player is taken to have one until the loop's draws and scan find none.")
         o.line("fun r2gb_unsearched(R2gbState g):")
-        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
-        o.line("    g.nmoves = -1")
-        o.line("    g.nmods = 0")
-        o.line("    g.listed = 0")
-        o.line("    g.sq = -1")
+        self.forget_moves("-1", listed="0", sq="-1")
         o.line("")
+
+    def forget_moves(self, nmoves: str, listed: str, sq: str) -> None:
+        """The start of a search (or of not searching): every move found before is
+        forgotten (the action slots' base raised past them), ``nmoves`` moves are known,
+        and, with slots, whether the list is every move (``listed``) and of which square
+        (``sq``)."""
+        o = self.o
+        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
+        o.line(f"    g.nmoves = {nmoves}")
+        o.line("    g.nmods = 0")
+        if self.slots:
+            o.line(f"    g.listed = {listed}")
+            o.line(f"    g.sq = {sq}")
 
     def emit_state(self) -> None:
         """The game state: the paper's semi-state and rules index, the moves found, and
@@ -1579,12 +1584,7 @@ class _Lowering:
         o.line("")
         starts = [0] + [j for j, a in enumerate(self.rules.actions, start=1) if a.kind == "switch"]
         o.line("fun r2gb_enumerate(R2gbState g):")
-        o.line(f"    g.moves.base = g.moves.base + {self.actions + 1}")
-        o.line("    g.nmoves = 0")
-        o.line("    g.nmods = 0")
-        if self.slots:
-            o.line("    g.listed = 1")
-            o.line("    g.sq = -1")
+        self.forget_moves("0", listed="1", sq="-1")
         if self.big:
             self.put("    ", "first", "0", "0")
         self.ctx_init("search", self.seen_size)
