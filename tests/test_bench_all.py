@@ -24,7 +24,7 @@ def test_every_game_of_a_corpus_in_one_report(tmp_path: Path) -> None:
     args = ["bench", str(corpus), "--all", "--seconds", "0.05", "--out", str(out)]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    (json_path,) = out.glob("*-bench.json")
+    (json_path,) = out.glob("*-bench-corpus.json")
     data = json.loads(json_path.read_text())
     assert [g["game"] for g in data["games"]] == ["pig", "tic_tac_toe"]
     assert all(g["ratios"]["rl native (-O2) / openspiel c++ bots"] > 0 for g in data["games"])
@@ -40,7 +40,7 @@ def test_every_game_of_a_corpus_in_one_report(tmp_path: Path) -> None:
 def test_a_folder_without_games_is_bad_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["bench", str(tmp_path), "--all", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "no game directories" in result.output
-    assert not list(tmp_path.glob("*-bench.*"))
+    assert not list(tmp_path.glob("*-bench*"))
 
 
 @pytest.mark.slow
@@ -55,7 +55,7 @@ def test_check_times_and_the_slowest_stage_per_game(tmp_path: Path) -> None:
     args = ["bench", str(corpus), "--all", "--check", "--seconds", "0.05", "--out", str(out)]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "240"})
     assert result.exit_code == 0, result.output
-    (json_path,) = out.glob("*-bench.json")
+    (json_path,) = out.glob("*-bench-corpus.json")
     (game,) = json.loads(json_path.read_text())["games"]
     check = game["check"]
     assert check["ok"] and {"compile", "fuzz", "oracle"} <= set(check["stages"])
@@ -64,3 +64,19 @@ def test_check_times_and_the_slowest_stage_per_game(tmp_path: Path) -> None:
     assert f"| {slowest} " in json_path.with_suffix(".md").read_text()
     # The pages just passed check, so the in-process rows ran beside the native loop.
     assert "rl in-process python / openspiel python" in game["step_ratios"], game["notes"]
+
+
+def test_two_corpora_benched_the_same_day_keep_both_reports(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from rulebook2game.cli.bench import report_stem
+
+    day = datetime(2026, 11, 28, 12, 0)
+    stems = {report_stem(tmp_path / name, day) for name in ("corpora", "rbg", "rulepage")}
+    assert stems == {
+        "2026-11-28-bench-corpora",
+        "2026-11-28-bench-rbg",
+        "2026-11-28-bench-rulepage",
+    }
+    # a folder name that is not a safe file name still gives one
+    assert report_stem(tmp_path / "my games (v2)", day) == "2026-11-28-bench-my-games-v2"

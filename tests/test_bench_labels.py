@@ -23,7 +23,7 @@ def test_rows_of_a_rulepage_build_are_labelled_by_its_target(tmp_path: Path) -> 
     args = ["bench", str(corpus), "--all", "--seconds", "0.05", "--out", str(out), "--trust"]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    (json_path,) = out.glob("*-bench.json")
+    (json_path,) = out.glob("*-bench-corpus.json")
     (game,) = json.loads(json_path.read_text())["games"]
     labels = [row["label"] for row in game["rows"]]
     assert game["target"] == "rulepage"

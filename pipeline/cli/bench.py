@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -163,6 +164,13 @@ def summary_markdown(reports: list[BenchReport], seconds: float, seed: int) -> s
     return "\n".join(lines) + "\n"
 
 
+def report_stem(root: Path, when: datetime) -> str:
+    """``<date>-bench-<corpus>``: the corpus folder's name keeps the reports of two corpora
+    benched the same day into one folder (``corpora``, ``corpora/rbg``) apart."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", root.resolve().name).strip("-.") or "corpus"
+    return f"{when:%Y-%m-%d}-bench-{name}"
+
+
 def _bench_all(
     root: Path, seconds: float, seed: int, trust: bool, out: Path, check: bool = False
 ) -> None:
@@ -182,9 +190,9 @@ def _bench_all(
     for row in summary_rows(reports):
         table.add_row(*row)
     console.print(table)
-    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    stem = report_stem(root, datetime.now(UTC))
     data = {"seconds": seconds, "seed": seed, "games": [r.as_json() for r in reports]}
-    json_path, md_path = out / f"{stamp}-bench.json", out / f"{stamp}-bench.md"
+    json_path, md_path = out / f"{stem}.json", out / f"{stem}.md"
     write_text_atomic(json_path, json.dumps(data, indent=2) + "\n")
     write_text_atomic(md_path, summary_markdown(reports, seconds, seed))
     console.print(f"wrote {json_path} and {md_path}")
