@@ -470,9 +470,10 @@ class _Lowering:
                 self.walk(aut, q, cycle, prefix, pattern, ctx, slot, stop)
                 continue
             o.line(f"fun {prefix}s{q}(R2gbState g, {ctx} c, Int pos){ret}:", self.at(span))
+            tested = {} if pattern else self.tested_twice(aut, follow)
             for j in follow:
                 enter = f"{prefix}e{j}" if j in slot else f"{prefix}s{j}"
-                self.transition(aut, j, enter, pattern, stop)
+                self.transition(aut, j, enter, pattern, stop, tested)
             o.line("    return false" if pattern else "    return")
             o.line("")
 
@@ -610,11 +611,28 @@ class _Lowering:
                 return False
         return True
 
+    def tested_twice(self, aut: Automaton, follow: list[int]) -> dict[int, bool]:
+        """The patterns two of the transitions ``follow`` test (``{? M} ... + {! M} ...``),
+        each mapped to False (not tested yet). Every alternative undoes what it applied
+        before the next is tried, so they test M on the same square and semi-state: its
+        answer is kept in a local from the first test, without the cache."""
+        numbers = [
+            self.pattern_number(aut, j) for j in follow if aut.actions[j - 1].kind == "pattern"
+        ]
+        return {n: False for n in numbers if numbers.count(n) > 1}
+
     def transition(
-        self, aut: Automaton, j: int, enter: str, pattern: bool, stop: bool = False
+        self,
+        aut: Automaton,
+        j: int,
+        enter: str,
+        pattern: bool,
+        stop: bool = False,
+        tested: dict[int, bool] | None = None,
     ) -> None:
         """The code of entering state ``j``; with ``stop`` (a keeper-only state) the search
-        ends once the keeper's move is found (it takes its first), after undoing."""
+        ends once the keeper's move is found (it takes its first), after undoing.
+        ``tested``: the patterns this state tests twice (:meth:`tested_twice`)."""
         o = self.o
         a = aut.actions[j - 1]
         origin = self.at(a.at)
@@ -667,6 +685,11 @@ class _Lowering:
             neg = "" if a.positive else "!"
             if pattern:
                 o.line(f"    if {neg}r2gb_pattern{number}(g, pos):", origin)
+            elif tested is not None and number in tested:
+                if not tested[number]:
+                    o.line(f"    let tp{number} = r2gb_pattern{number}(g, pos)", origin)
+                    tested[number] = True
+                o.line(f"    if {neg}tp{number}:", origin)
             else:
                 self.cached.add(number)
                 o.line(f"    if {neg}r2gb_cpattern{number}(g, c, pos):", origin)
