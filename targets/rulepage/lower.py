@@ -1012,6 +1012,11 @@ class Composer:
             )
             o.line("    return count", at)
             o.line("")
+            # the same count unchecked, for r2g_candidate_at: it draws among the slots
+            # r2g_candidate_slots counted (and checked) on the same state
+            o.line(f"fun r2gp_count__{spec.name}(State g) -> Int:", at)
+            o.user("    return ", count.text, *self._where(count))
+            o.line("")
             o.line(f"fun r2gp_slot__{spec.name}(State g, Int {clause.index}) -> Int:", at)
             for arg, param in zip(spec.args, clause.action.params, strict=True):
                 o.line(f"    let {param} = {(arg.min or 0) - 1}", at)
@@ -1041,7 +1046,7 @@ class Composer:
         for spec, base, size in actions:
             o.line(f"    if r2gp_may__{spec.name}(game.g, tier):")
             if spec.name in clauses:
-                o.line(f"        let count = r2gp_slots__{spec.name}(game.g)")
+                o.line(f"        let count = r2gp_count__{spec.name}(game.g)")
                 o.line("        if rest < count:")
                 o.line(f"            return r2gp_slot__{spec.name}(game.g, rest)")
             else:
