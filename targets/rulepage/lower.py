@@ -678,6 +678,15 @@ class Composer:
             o.line("    return")
             o.line("")
             return
+        # most actions fire no auto rule: then one test of each condition, without the
+        # rounds (a rule that holds sends the conditions to the rounds below, tested
+        # again from the first: the same rules fire in the same order)
+        indent = "    "
+        for page, index, auto in autos:
+            origin = self._origin(auto.condition.at)
+            o.line(f"{indent}if !r2gp_auto_when__{page.name}__{index}(g):", origin)
+            indent += "    "
+        o.line(f"{indent}return")
         o.line("    let rounds = 0")
         o.line("    let fired = true")
         o.line("    while fired:")
