@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from rulebook2game.bench import ROUNDS
 from rulebook2game.cli import app
+from rulebook2game.cli.bench import report_stem
 from rulebook2game.resources import CORPORA_DIR
 
 
@@ -67,10 +69,6 @@ def test_check_times_and_the_slowest_stage_per_game(tmp_path: Path) -> None:
 
 
 def test_two_corpora_benched_the_same_day_keep_both_reports(tmp_path: Path) -> None:
-    from datetime import datetime
-
-    from rulebook2game.cli.bench import report_stem
-
     day = datetime(2026, 11, 28, 12, 0)
     stems = {report_stem(tmp_path / name, day) for name in ("corpora", "rbg", "rulepage")}
     assert stems == {

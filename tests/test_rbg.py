@@ -178,6 +178,11 @@ def test_walks_patterns_and_found_moves_take_the_cheaper_shapes() -> None:
     assert "fun r2gb_p2_s0(" not in c4 and "R2gbCtxP2" not in c4
     assert "pos %" not in four and four.count("g.cells[") == 36
     assert "let r = start / 7" in four and "if r >= 3:" in four
+    # the keeper's `{? four(x)} ... + {! four(x)} ...`: one search of the pattern, its
+    # answer kept for both alternatives (not asked of the one-entry cache twice)
+    keeper = _function(c4, "r2gb_s13")
+    assert keeper.count("r2gb_pattern2(g, pos)") == 1 and "r2gb_cpattern2" not in keeper
+    assert "if tp2:" in keeper and "if !tp2:" in keeper
     # no slot is cleared before a search: a rising base stamps them
     assert "slot" not in _function(c4, "r2gb_enumerate")
     bt = _generated("breakthrough")

@@ -1012,19 +1012,20 @@ class Composer:
             clause = clauses[spec.name]
             at = self._origin(clause.action.at)
             count = clause.count
+            # the count as the page writes it: r2g_candidate_at reads it unchecked, since
+            # it draws among the slots r2g_candidate_slots counted (and checked, below) on
+            # the same state
+            o.line(f"fun r2gp_count__{spec.name}(State g) -> Int:", at)
+            o.user("    return ", count.text, *self._where(count))
+            o.line("")
             o.line(f"fun r2gp_slots__{spec.name}(State g) -> Int:", at)
-            o.user("    let count = ", count.text, *self._where(count))
+            o.line(f"    let count = r2gp_count__{spec.name}(g)", at)
             o.line(
                 f'    assert(count >= 0 and count <= {size}, "the slots of {spec.name} '
                 f'number less than 0 or more than its {size} table entries")',
                 at,
             )
             o.line("    return count", at)
-            o.line("")
-            # the same count unchecked, for r2g_candidate_at: it draws among the slots
-            # r2g_candidate_slots counted (and checked) on the same state
-            o.line(f"fun r2gp_count__{spec.name}(State g) -> Int:", at)
-            o.user("    return ", count.text, *self._where(count))
             o.line("")
             o.line(f"fun r2gp_slot__{spec.name}(State g, Int {clause.index}) -> Int:", at)
             for arg, param in zip(spec.args, clause.action.params, strict=True):
