@@ -68,6 +68,19 @@ def test_check_times_and_the_slowest_stage_per_game(tmp_path: Path) -> None:
     assert "rl in-process python / openspiel python" in game["step_ratios"], game["notes"]
 
 
+def test_an_out_path_that_is_a_file_is_bad_input_before_any_bench(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe", corpus / "tic_tac_toe", ignore=shutil.ignore_patterns("build")
+    )
+    out = tmp_path / "reports.md"
+    out.write_text("mine\n")
+    result = CliRunner().invoke(app, ["bench", str(corpus), "--all", "--out", str(out)])
+    assert result.exit_code == 2 and "not a directory" in result.output
+    assert "tic_tac_toe..." not in result.output  # nothing was compiled or benched
+    assert out.read_text() == "mine\n"
+
+
 def test_two_corpora_benched_the_same_day_keep_both_reports(tmp_path: Path) -> None:
     day = datetime(2026, 11, 28, 12, 0)
     stems = {report_stem(tmp_path / name, day) for name in ("corpora", "rbg", "rulepage")}

@@ -174,8 +174,11 @@ def report_stem(root: Path, when: datetime) -> str:
 def _bench_all(
     root: Path, seconds: float, seed: int, trust: bool, out: Path, check: bool = False
 ) -> None:
+    games = game_dirs(root)
+    if out.exists() and not out.is_dir():  # said before minutes of benching, not after
+        raise BadInputError(f"--out {out}: not a directory")
     reports = []
-    for path in game_dirs(root):
+    for path in games:
         err_console.print(f"[dim]{path.name}...[/]")
         ws = open_workspace(path)
         # The check first: pages it passes get the in-process rows too (it writes no
