@@ -14,6 +14,9 @@ eval and bench reach a target only through this interface and the registry in
 - ``reference``: the language notes the model reads; ``page_suffix`` and the shared
   ``# page:`` header rules (:mod:`rulebook2game.page_header`) describe a page file.
 - ``mutation_operators``: extra mutation operators for the target's own syntax.
+- ``coverage_build(ws)``: a checked build whose statements report that they ran, with
+  the page line of each probe (the ``lines`` stage and the narrowing of findings,
+  :mod:`rulebook2game.check.lines`), started with ``start_engine`` like any build.
 
 :func:`compile_and_start` is the one place that compiles a game directory and starts
 its engine. :class:`PlayoutRng` reproduces the random choices of the native playout
@@ -32,6 +35,7 @@ from rulebook2game.errors import Rulebook2GameError
 from rulebook2game.targets.rl.playout_rng import PlayoutRng
 
 __all__ = [
+    "CoverageBuild",
     "MutationOperator",
     "PlayoutRng",
     "Started",
@@ -142,6 +146,17 @@ class TargetCompile(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class CoverageBuild:
+    """A coverage build of a game's pages (see :meth:`Target.coverage_build`)."""
+
+    build: Any
+    """The target's own build (what ``start_engine`` takes), compiled with probes."""
+    lines: tuple[tuple[str, int], ...]
+    """Per probe id, the page file and line it stands for (``("", 0)``: a probe in code
+    the target generated that no page line stands for)."""
+
+
 class Target(Protocol):
     """A target language behind the pipeline (see the module docstring)."""
 
@@ -189,6 +204,11 @@ class Target(Protocol):
         Only :func:`rulebook2game.load` uses it, and only for a build whose checked twin
         passed ``check`` (or on the caller's explicit trust).
         """
+        ...
+
+    def coverage_build(self, ws: Workspace) -> CoverageBuild | str:
+        """The coverage build of ``ws``'s pages (a checked build, cached like the others),
+        or one line saying why there is none (a target without one, a failed compile)."""
         ...
 
     def start_engine(

@@ -19,6 +19,7 @@ from rulebook2game.check.report import CheckReport
 from rulebook2game.check.run import WITH_LINES, run_check
 from rulebook2game.engine import CHANCE
 from rulebook2game.targets.rl.coverage import executable_lines, instrument
+from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin
 from rulebook2game.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,6 +152,55 @@ def test_rulepage_lines_are_page_lines(tmp_path: Path) -> None:
     assert int(str(stats["executable"])) > 10
     for file in dict(stats["lines"]):  # type: ignore[call-overload]
         assert file.endswith(".page")
+
+
+def test_rbg_lines_are_the_rules_lines_that_ran(tmp_path: Path) -> None:
+    # The rbg target's coverage build maps its probes to the .rbg lines they were
+    # lowered from (a probe in glue, which only inherits a line, is left out): a mark
+    # that wins runs the keeper's `{? three(mark)}` branch (line 11) and not
+    # `{! three(mark)} ->opp` (line 12); any other mark runs line 12.
+    ws = _copy(ROOT / "corpora" / "rbg" / "tic_tac_toe", tmp_path / "ttt")
+    probe = start_line_probe(ws, "rbg", "tic_tac_toe")
+    assert not isinstance(probe, str), probe
+    with probe:
+        # the rules' lines, not comments nor the board's declarations
+        turn = [5, 7, 8, 9, 10, 11, 12, 13]
+        assert probe.executable == {("pages/turn.rbg", n) for n in turn}
+        engine = probe.engine
+        state = engine.initial()
+        for move in ("mark(row=0, col=0)", "mark(row=1, col=0)", "mark(row=0, col=1)"):
+            state = engine.apply(state, move)
+        state = engine.apply(state, "mark(row=1, col=1)")
+        probe.take()
+        engine.apply(state, "mark(row=2, col=2)")
+        plain = {n for f, n in probe.take() if f == "pages/turn.rbg"}
+        won = engine.apply(state, "mark(row=0, col=2)")
+        winning = {n for f, n in probe.take() if f == "pages/turn.rbg"}
+        assert engine.is_terminal(won)
+        assert {11, 12} <= plain
+        assert 11 in winning and 12 not in winning
+
+
+def test_a_target_without_a_coverage_build_says_so(tmp_path: Path) -> None:
+    ws = _copy(ROOT / "corpora" / "gdl" / "tic_tac_toe", tmp_path / "ttt")
+    assert start_line_probe(ws, "gdl", "tic_tac_toe") == "the gdl target has no coverage build"
+
+
+def test_a_line_the_target_writes_on_its_own_is_no_page_line() -> None:
+    # Glue the lowering writes without an origin points near its page line in
+    # messages, but line coverage does not count it as that line.
+    out = Emitter(Origin("pages/a.page", 1))
+    out.line("fun glue() -> Int:")
+    out.line("fun f(State g) -> Int:", Origin("pages/a.page", 3))
+    out.user("    return ", "g.x", "pages/a.page", 4, 12)
+    out.line("fun g(State g) -> Int:")
+    source_map = out.map()
+    assert source_map.find(1) == ("pages/a.page", 1, 1)
+    assert source_map.written(1) is None
+    assert source_map.written(2) == ("pages/a.page", 3)
+    assert source_map.written(3) == ("pages/a.page", 4)
+    assert source_map.find(4, 5) == ("pages/a.page", 4, 5)
+    assert source_map.written(4) is None
 
 
 @pytest.mark.slow

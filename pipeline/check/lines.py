@@ -29,7 +29,6 @@ from rulebook2game.check.fuzz import FuzzConfig, batch_seed
 from rulebook2game.engine import CHANCE, Engine, IllegalActionError
 from rulebook2game.errors import EngineFault, Rulebook2GameError
 from rulebook2game.page_header import parse_page_header
-from rulebook2game.targets.rl.coverage import read_probes
 from rulebook2game.targets.rl.lexical import code_of
 from rulebook2game.workspace import Workspace
 
@@ -70,34 +69,20 @@ class LineProbe:
 def start_line_probe(
     ws: Workspace, target: str, game: str, request_timeout: float | None = None
 ) -> LineProbe | str:
-    """The coverage build of ``ws``'s pages, started; or why there is none."""
-    from rulebook2game.targets.rl.engine import RlEngine
-    from rulebook2game.targets.rl.target import worker_limits
+    """The coverage build of ``ws``'s pages (the target's own, see
+    :meth:`~rulebook2game.targets.base.Target.coverage_build`), started; or why there is
+    none."""
+    from rulebook2game.targets import get_target
 
-    limits = worker_limits(request_timeout)
     try:
-        if target == "rulepage":
-            from rulebook2game.targets.rulepage.compile import compile_pages
-
-            made = compile_pages(ws, coverage=True)
-            if made.build is None:
-                return f"the coverage build failed: {made.summary()}"
-            mapped = []
-            for _, line in read_probes(made.build.directory):
-                found = made.build.source_map.find(line)
-                mapped.append((found[0], found[1]) if found else ("", 0))
-            return LineProbe(RlEngine(made.build.rl, game=game, limits=limits), mapped)
-        if target != "rl":
-            return f"the {target} target has no coverage build"
-        from rulebook2game.targets.rl.compile import compile_workspace
-
-        result = compile_workspace(ws, coverage=True)
-        if result.build is None:
-            return f"the coverage build failed: {result.summary()}"
-        probes = read_probes(result.build.directory)
-        return LineProbe(RlEngine(result.build, game=game, limits=limits), probes)
+        plugin = get_target(target)
+        made = plugin.coverage_build(ws)
+        if isinstance(made, str):
+            return made
+        engine = plugin.start_engine(made.build, game=game, request_timeout=request_timeout)
     except Rulebook2GameError as exc:
         return f"no coverage build: {exc}"
+    return LineProbe(engine, made.lines)
 
 
 def step_through(

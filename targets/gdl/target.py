@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook2game.errors import CompileError
-from rulebook2game.targets.base import MutationOperator
+from rulebook2game.targets.base import CoverageBuild, MutationOperator
 from rulebook2game.targets.gdl.compile import (
     PAGE_SUFFIX,
     GdlBuild,
@@ -38,6 +38,10 @@ class GdlTarget:
     def check_syntax(self, ws: Workspace) -> GdlCompile:
         """See :func:`~rulebook2game.targets.gdl.compile.check_page_syntax`."""
         return check_page_syntax(ws)
+
+    def coverage_build(self, ws: Workspace) -> CoverageBuild | str:
+        """None: the grounded program runs in the engine, with no probes to read."""
+        return "the gdl target has no coverage build"
 
     def native_wrapper(self, build: Any) -> Path:
         """GDL has no native library: ``load`` uses the engine itself."""

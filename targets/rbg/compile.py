@@ -142,15 +142,18 @@ def _finish(ws: Workspace, lowered: Lowered, result: CompileResult, started: flo
     return RbgCompile(True, result.optimized, (), build, seconds, result.cached)
 
 
-def compile_pages(ws: Workspace, optimized: bool = False) -> RbgCompile:
-    """Compile ``ws``'s RBG pages (checked build unless ``optimized``)."""
+def compile_pages(ws: Workspace, optimized: bool = False, *, coverage: bool = False) -> RbgCompile:
+    """Compile ``ws``'s RBG pages (checked build unless ``optimized``; ``coverage``: the
+    rl coverage build of the generated program, whose probes map to page lines through
+    the source map)."""
     started = time.perf_counter()
     ws = Workspace(ws.root.resolve())
     lowered = lower_workspace(ws)
     if isinstance(lowered, list):
         return RbgCompile(False, optimized, tuple(lowered), seconds=time.perf_counter() - started)
     generated = generated_workspace(ws, lowered.source, GENERATED_DIR)
-    return _finish(ws, lowered, compile_workspace(generated, optimized=optimized), started)
+    compiled = compile_workspace(generated, optimized=optimized, coverage=coverage)
+    return _finish(ws, lowered, compiled, started)
 
 
 def check_page_syntax(ws: Workspace) -> RbgCompile:

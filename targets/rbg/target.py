@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulebook2game.targets.base import MutationOperator
+from rulebook2game.targets.base import CoverageBuild, MutationOperator
 from rulebook2game.targets.rbg.compile import (
     NOTE,
     PAGE_SUFFIX,
@@ -17,6 +17,7 @@ from rulebook2game.targets.rbg.compile import (
 from rulebook2game.targets.rbg.engine import RbgEngine
 from rulebook2game.targets.rbg.mutate import OPERATORS
 from rulebook2game.targets.rl.target import worker_limits
+from rulebook2game.targets.rulepage.compile import coverage_lines
 from rulebook2game.workspace import Workspace
 
 _HERE = Path(__file__).resolve().parent
@@ -45,6 +46,13 @@ class RbgTarget:
     def check_syntax(self, ws: Workspace) -> RbgCompile:
         """See :func:`~rulebook2game.targets.rbg.compile.check_page_syntax`."""
         return check_page_syntax(ws)
+
+    def coverage_build(self, ws: Workspace) -> CoverageBuild | str:
+        """The probed build of the generated program, its probes at page lines."""
+        made = compile_pages(ws, coverage=True)
+        if not isinstance(made.build, RbgBuild):
+            return f"the coverage build failed: {made.summary()}"
+        return CoverageBuild(made.build, coverage_lines(made.build.rl, made.build.source_map))
 
     def start_engine(
         self, build: Any, *, game: str, request_timeout: float | None = None

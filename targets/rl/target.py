@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulebook2game.targets.base import MutationOperator
+from rulebook2game.targets.base import CoverageBuild, MutationOperator
 from rulebook2game.targets.rl.compile import CompileResult, RlBuild, check_syntax, compile_workspace
+from rulebook2game.targets.rl.coverage import read_probes
 from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE
 from rulebook2game.targets.rl.engine import RlEngine
 from rulebook2game.targets.rl.worker import WorkerLimits
@@ -43,6 +44,13 @@ class RlTarget:
     def check_syntax(self, ws: Workspace) -> CompileResult:
         """See :func:`~rulebook2game.targets.rl.compile.check_syntax`."""
         return check_syntax(ws)
+
+    def coverage_build(self, ws: Workspace) -> CoverageBuild | str:
+        """The probed build of the pages (:mod:`rulebook2game.targets.rl.coverage`)."""
+        result = compile_workspace(ws, coverage=True)
+        if result.build is None:
+            return f"the coverage build failed: {result.summary()}"
+        return CoverageBuild(result.build, read_probes(result.build.directory))
 
     def start_engine(
         self, build: Any, *, game: str, request_timeout: float | None = None

@@ -17,6 +17,7 @@ from pathlib import Path
 from rulebook2game.errors import CompileError, Rulebook2GameError
 from rulebook2game.targets.base import compiled_line
 from rulebook2game.targets.rl.compile import CompileResult, RlBuild, check_syntax, compile_workspace
+from rulebook2game.targets.rl.coverage import read_probes
 from rulebook2game.targets.rl.diagnostics import Diagnostic, Remark
 from rulebook2game.targets.rulepage.lower import Lowered, compose
 from rulebook2game.targets.rulepage.sourcemap import GENERATED, SourceMap
@@ -180,6 +181,12 @@ def _finish(
         return RulePageCompile(True, result.optimized, (), None, seconds)
     build = RulePageBuild(result.build, lowered.source_map)
     return RulePageCompile(True, result.optimized, (), build, seconds, result.cached)
+
+
+def coverage_lines(build: RlBuild, source_map: SourceMap) -> tuple[tuple[str, int], ...]:
+    """The page line of each probe of a coverage build of a generated program (through
+    its source map; ``("", 0)`` for a probe in glue the target wrote on its own)."""
+    return tuple(source_map.written(line) or ("", 0) for _, line in read_probes(build.directory))
 
 
 def compile_pages(

@@ -8,7 +8,7 @@ the column shift between the two, so an ``rlc`` error or a runtime abort at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 GENERATED = "pages/generated.rl"
 """The generated program's path inside its own build workspace (as rlc prints it)."""
@@ -23,6 +23,9 @@ class Origin:
     file: str
     line: int
     shift: int = 0
+    written: bool = True
+    """False for a line the target wrote on its own (glue), which only inherits the
+    origin of the line before it so that a message about it points somewhere near."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,14 @@ class SourceMap:
             return None
         origin = self.origins[line - 1]
         return origin.file, origin.line, max(column + origin.shift, 1)
+
+    def written(self, line: int) -> tuple[str, int] | None:
+        """The page file and line a generated line was written from; ``None`` for a line
+        the target wrote on its own (line coverage counts only the former)."""
+        if not 1 <= line <= len(self.origins):
+            return None
+        origin = self.origins[line - 1]
+        return (origin.file, origin.line) if origin.written else None
 
     def rewrite(self, text: str) -> str:
         """``text`` with every ``pages/generated.rl:L:C`` replaced by the page location."""
@@ -61,9 +72,12 @@ class Emitter:
         self.fallback = fallback
 
     def line(self, text: str, origin: Origin | None = None) -> None:
-        """One generated line (``origin``: where it came from; default the last origin)."""
+        """One generated line (``origin``: where it came from; default the last origin,
+        marked as not written from it)."""
         self.lines.append(text)
-        self.origins.append(origin or (self.origins[-1] if self.origins else self.fallback))
+        if origin is None:
+            origin = replace(self.origins[-1] if self.origins else self.fallback, written=False)
+        self.origins.append(origin)
 
     def user(self, prefix: str, text: str, file: str, line: int, column: int) -> None:
         """``prefix + text`` where ``text`` starts at ``line:column`` of ``file``."""

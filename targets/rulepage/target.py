@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulebook2game.targets.base import MutationOperator
+from rulebook2game.targets.base import CoverageBuild, MutationOperator
 from rulebook2game.targets.rl.target import worker_limits
 from rulebook2game.targets.rulepage.compile import (
     NOTE,
@@ -14,6 +14,7 @@ from rulebook2game.targets.rulepage.compile import (
     RulePageCompile,
     check_page_syntax,
     compile_pages,
+    coverage_lines,
 )
 from rulebook2game.targets.rulepage.engine import RulePageEngine
 from rulebook2game.targets.rulepage.mutate import OPERATORS
@@ -45,6 +46,13 @@ class RulePageTarget:
     def check_syntax(self, ws: Workspace) -> RulePageCompile:
         """See :func:`~rulebook2game.targets.rulepage.compile.check_page_syntax`."""
         return check_page_syntax(ws)
+
+    def coverage_build(self, ws: Workspace) -> CoverageBuild | str:
+        """The probed build of the generated program, its probes at page lines."""
+        made = compile_pages(ws, coverage=True)
+        if not isinstance(made.build, RulePageBuild):
+            return f"the coverage build failed: {made.summary()}"
+        return CoverageBuild(made.build, coverage_lines(made.build.rl, made.build.source_map))
 
     def start_engine(
         self, build: Any, *, game: str, request_timeout: float | None = None
