@@ -49,6 +49,8 @@ SOURCES["breakthrough_candidates"] = (
 )
 # The same candidates as slots (r2g_candidate_slots / r2g_candidate_at, -1 empty).
 SOURCES["breakthrough_slots"] = Path(__file__).parent / "data" / "games" / "breakthrough_slots"
+# A point of two action types, one with two arguments: the loop's typed step.
+SOURCES["claim_or_skip"] = Path(__file__).parent / "data" / "games" / "claim_or_skip"
 GAMES = list(SOURCES)
 SEED = 20261125
 COUNT = 6

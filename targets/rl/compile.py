@@ -46,6 +46,7 @@ from pathlib import Path
 
 from rulebook2game.errors import BadWorkspaceError, CompileError
 from rulebook2game.targets.base import compiled_line
+from rulebook2game.targets.rl import typed_step
 from rulebook2game.targets.rl.contract import interface_diagnostics
 from rulebook2game.targets.rl.coverage import PROBES_FILE, add_probes
 from rulebook2game.targets.rl.diagnostics import (
@@ -67,11 +68,14 @@ from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, RESUME_FILE, pars
 from rulebook2game.targets.rl.scopes import shadowing_diagnostics
 from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_toolchain
 from rulebook2game.targets.rl.traps import trap_diagnostics
+from rulebook2game.targets.rl.typed_step import TYPED_STEP_FILE, typed_step_source
 from rulebook2game.workspace import Workspace
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 RUNTIME_FILES = ("r2g_runtime.rl", "r2g_play.rl")
 """Support code compiled with every game: action tables and the native playout loop."""
+RUNTIME_POINTS = 64
+"""R2G_POINTS of the runtime: the loop gives points from this one on the whole table."""
 
 CHECKED_FLAGS = ("--emit-bound-checks", "--emit-precondition-checks")
 OPTIMIZED_FLAGS = ("-O2",)
@@ -326,17 +330,31 @@ def _build_into(
         sources.extend(add_probes(work, _page_args(ws, pages), work / SOURCE_DIR))
     include = ["-i", "pages", "-i", str(RUNTIME_DIR)]
     wrapper_cmd = [str(tools.rlc), *sources, "--python", "-o", f"../{WRAPPER_NAME}", *include]
-    lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
     dump_cmd = [str(tools.rlc), *sources, *DUMP_FLAGS, *include]
-    results = _run_parallel(
-        work / SOURCE_DIR, [wrapper_cmd, [*lib_cmd, *flags, *include], dump_cmd]
+    # the wrapper and the resume points first: the loop's typed step is written from them
+    (wrapper_code, wrapper_output), (code, dump) = _run_parallel(
+        work / SOURCE_DIR, [wrapper_cmd, dump_cmd]
     )
-    for code, output in results[:2]:
-        if code != 0:
-            return _diagnostics(output, ws, staged)
-    code, dump = results[2]
+    if wrapper_code != 0:
+        return _diagnostics(wrapper_output, ws, staged)
     points = parse_resume_points(dump) if code == 0 else None
     _write_json(work / RESUME_FILE, {"points": points})
+    typed = typed_step_source(
+        (work / WRAPPER_NAME).read_text(encoding="utf-8"), points, RUNTIME_POINTS
+    )
+    if typed is not None:
+        (work / SOURCE_DIR / TYPED_STEP_FILE).write_text(typed, encoding="utf-8")
+    lib_sources = [*sources, TYPED_STEP_FILE] if typed is not None else sources
+    lib_cmd = [str(tools.rlc), *lib_sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
+    ((code, output),) = _run_parallel(work / SOURCE_DIR, [[*lib_cmd, *flags, *include]])
+    if code != 0 and typed is not None and TYPED_STEP_FILE in output:
+        # a step this module wrote that rlc refuses is no fault of the pages: the
+        # generic loop draws the same moves
+        (work / SOURCE_DIR / TYPED_STEP_FILE).unlink()
+        lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
+        ((code, output),) = _run_parallel(work / SOURCE_DIR, [[*lib_cmd, *flags, *include]])
+    if code != 0:
+        return _diagnostics(output, ws, staged)
     _add_header(work / WRAPPER_NAME, [wrapper_cmd, [*lib_cmd, *flags, *include]])
     found, texts = _check_library(work / LIB_NAME, work / WRAPPER_NAME, ws.root, pages)
     if found:
@@ -531,6 +549,7 @@ def _build_key(tools: Toolchain, pages: list[Path], flags: tuple[str, ...], inte
     for name in RUNTIME_FILES:
         digest.update(f"runtime {name}\n".encode())
         digest.update((RUNTIME_DIR / name).read_bytes())
+    digest.update(b"typed step\n" + Path(typed_step.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -102,6 +102,16 @@ trait<T> R2GCandidateSlots:
     fun r2g_candidate_slots(T g) -> Int
     fun r2g_candidate_at(T g, Int k) -> Int
 
+# The loop's draws at the point a game is suspended at, made with the game's own action
+# types (the compile step writes it from the action table and the resume points, for a
+# game with a point of several action types: targets/rl/typed_step.py): the same draws
+# as the table path of `r2g_playouts`, each tested and applied with its action's own
+# `can` and method (`applied` set) and its table index returned; R2G_MISSED when every
+# try missed (the loop then scans the group), and R2G_TABLE for a point it does not
+# cover or a table of another size than `table`.
+trait<T> R2GTypedStep:
+    fun r2g_typed_step(T g, R2GRandom rng, Bool applied, Int table) -> Int
+
 # A game whose play ends exactly when the player to move has no legal move, and whose
 # candidate slots hold every legal move (the rbg target's), may let the playout loop
 # find that end itself: after `r2g_defer_end(g)` its moves no longer search whether the
@@ -513,6 +523,7 @@ fun<T, P> r2g_scan(Game g, Vector<T> all, P probe, Int first, Int m, Vector<Int>
     return n
 
 const R2G_TABLE = -2
+const R2G_MISSED = -3
 
 # The step of a game that draws its own way: a uniformly random legal action of `g`
 # (-1 if there is none), or R2G_TABLE for a game drawn from the action table (the
@@ -633,6 +644,19 @@ fun<T> r2g_slot_step(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool
                     return candidate
             tries = tries - 1
         return r2g_scanned_candidates(g, all, c, m, saved, rng)
+    return R2G_TABLE
+
+# The step of the table path by the game's typed step (`R2GTypedStep`), when it has
+# one and the loop draws by points: the chosen entry (applied), -1 when none of the
+# point's entries is legal (the generator back where it was), R2G_TABLE otherwise.
+fun<T> r2g_typed(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool applied) -> Int:
+    if g is R2GTypedStep:
+        if c.groups != 0:
+            let saved = rng.state
+            let chosen = g.r2g_typed_step(rng, applied, all.size())
+            if chosen == R2G_MISSED:
+                return r2g_scanned(g, all, c, r2g_slot(g, c), saved, rng)
+            return chosen
     return R2G_TABLE
 
 fun<T> r2g_do(Game g, T action):
@@ -768,6 +792,8 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
             let chosen = r2g_slot_step(g, all, candidates, rng, applied)
             if chosen == R2G_TABLE:
                 chosen = r2g_pick(g, all, candidates, rng)
+            if chosen == R2G_TABLE:
+                chosen = r2g_typed(g, all, candidates, rng, applied)
             if chosen == R2G_TABLE:
                 chosen = -1
                 let slot = r2g_slot(g, candidates)
