@@ -97,3 +97,18 @@ def test_the_build_holds_a_typed_step_where_a_point_has_several_types(
     build = compile_workspace(Workspace(root), optimized=True).build
     assert build is not None
     assert (build.directory / "src" / TYPED_STEP_FILE).is_file() == typed
+
+
+def test_a_step_rlc_refuses_is_dropped_and_the_game_still_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no fault of the pages: the library is built without it, the generic loop draws
+    import rulebook2game.targets.rl.compile as compile_module
+
+    broken = "fun r2g_typed_step(Game g, R2GRandom rng, Bool applied, Int table) -> Int:\n"
+    broken += "    return no_such_name\n"
+    monkeypatch.setattr(compile_module, "typed_step_source", lambda *_: broken)
+    root = Path(shutil.copytree(GAMES / "claim_or_skip", tmp_path / "game"))
+    result = compile_workspace(Workspace(root), optimized=True)
+    assert result.build is not None, result.summary()
+    assert not (result.build.directory / "src" / TYPED_STEP_FILE).exists()
