@@ -64,6 +64,7 @@ from rulebook2game.targets.rl.pages import (
     find_play_page,
     undefined_symbol_diagnostic,
 )
+from rulebook2game.targets.rl.playout_rng import MAX_POINTS
 from rulebook2game.targets.rl.resume_points import DUMP_FLAGS, RESUME_FILE, parse_resume_points
 from rulebook2game.targets.rl.scopes import shadowing_diagnostics
 from rulebook2game.targets.rl.toolchain import Toolchain, ToolchainError, find_toolchain
@@ -74,8 +75,6 @@ from rulebook2game.workspace import Workspace
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 RUNTIME_FILES = ("r2g_runtime.rl", "r2g_play.rl")
 """Support code compiled with every game: action tables and the native playout loop."""
-RUNTIME_POINTS = 64
-"""R2G_POINTS of the runtime: the loop gives points from this one on the whole table."""
 
 CHECKED_FLAGS = ("--emit-bound-checks", "--emit-precondition-checks")
 OPTIMIZED_FLAGS = ("-O2",)
@@ -339,9 +338,7 @@ def _build_into(
         return _diagnostics(wrapper_output, ws, staged)
     points = parse_resume_points(dump) if code == 0 else None
     _write_json(work / RESUME_FILE, {"points": points})
-    typed = typed_step_source(
-        (work / WRAPPER_NAME).read_text(encoding="utf-8"), points, RUNTIME_POINTS
-    )
+    typed = typed_step_source((work / WRAPPER_NAME).read_text(encoding="utf-8"), points, MAX_POINTS)
     if typed is not None:
         (work / SOURCE_DIR / TYPED_STEP_FILE).write_text(typed, encoding="utf-8")
     lib_sources = [*sources, TYPED_STEP_FILE] if typed is not None else sources

@@ -8,8 +8,13 @@ and dispatched on its action type, all generic over every game. This module writ
 at compile time, one rl function that does the same draws with the game's own types:
 for each point of the resume map (:mod:`rulebook2game.targets.rl.resume_points`), a
 branch that draws ``k`` among the point's ``m`` entries, builds the arguments of the
-k-th entry directly and calls that action's own ``can`` and method. pig's loop ran
-about 4x fewer instructions per step with it.
+k-th entry directly and calls that action's own ``can`` and method. It is written
+only for a game with a point of several action types (pig's roll and hold), where the
+generic loop also looks the entry up in the point's order and dispatches over every
+type: pig's loop ran 32% fewer instructions with it (rl pages; 12% for its RulePage
+pages, ``evals/reports/2026-11-29-typed-step.md``). At a point of one type the generic
+loop already inlines that type's ``can`` and ``apply``, and a step of its own measured
+no faster there.
 
 The draws are the generic loop's, one for one: the point's entries in table order,
 ``m / 4 + 8`` tries, each ``rng.below(m)``, the first legal one applied; when every try
