@@ -4,7 +4,10 @@ target's candidate slots (``r2g_candidate_slots``/``r2g_candidate_at``).
 The corpus Breakthrough keeps its pieces' squares in a list and gives ``move`` three
 slots per piece of the player to move; these tests hold the lowering to the contract
 (every legal move in one slot, checked against the whole table) and the clause's
-errors to their page lines."""
+errors to their page lines. A game with slots also gets the playout loop's draw among
+them written from its pages (``r2g_slot_draw``): the same draws as the runtime's
+generic slot step, each drawn slot tested with its own action's offers at the step's
+tier; the replays here check it against testing the whole table."""
 
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ from rulebook2game.check.native import native_candidates, native_chooser, native
 from rulebook2game.check.run import compile_stage, fuzz_stage, run_check, scenarios_stage
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.base import compile_and_start
+from rulebook2game.targets.rl.compile import compile_workspace
 from rulebook2game.targets.rl.engine import RlEngine
+from rulebook2game.targets.rulepage.compile import SLOT_DRAW, compile_pages, lower_workspace
 from rulebook2game.targets.rulepage.lower import compose
 from rulebook2game.targets.rulepage.syntax import parse_page
 from rulebook2game.workspace import Workspace, open_workspace
@@ -67,13 +72,14 @@ def test_slots_of_an_action_not_in_the_interface_are_an_error(tmp_path: Path) ->
     assert len(problems) == 1 and "`jump` is not an action of interface.toml" in problems[0][2]
 
 
-@pytest.mark.slow
-def test_the_slots_give_the_table_and_the_loop_replays(tmp_path: Path) -> None:
-    root = _copy(tmp_path)
+def _loop_replays(root: Path, count: int = 4) -> tuple[tuple[int, ...], ...]:
+    """The optimized loop's recorded games of ``root`` (asserted equal to the checked
+    build's), each replayed on the checked build with the legal set found by testing
+    the whole table and the loop's choices made in Python; the games' actions."""
     with _engine(root, optimized=True) as fast, _engine(root, optimized=False) as checked:
         assert fast.lists_candidates and not fast.lists_moves
-        played = fast.playouts(SEED, 4, 2000, record=True)
-        assert played == checked.playouts(SEED, 4, 2000, record=True)
+        played = fast.playouts(SEED, count, 2000, record=True)
+        assert played == checked.playouts(SEED, count, 2000, record=True)
         choose = native_chooser(checked, SEED)
         for game in played:
             assert game.actions is not None and game.status == "terminal"
@@ -89,7 +95,66 @@ def test_the_slots_give_the_table_and_the_loop_replays(tmp_path: Path) -> None:
                 actions.append(choose(native_order(checked, state, texts), slots))
                 state = checked.apply(state, actions[-1])
             assert tuple(actions) == game.actions
+        return tuple(game.actions or () for game in played)
+
+
+@pytest.mark.slow
+def test_the_slots_give_the_table_and_the_loop_replays(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _loop_replays(root)
     in_process_matches_table(root, SEED)
+
+
+def test_the_slot_draw_tests_a_drawn_slot_with_its_own_action_s_offers() -> None:
+    lowered = lower_workspace(open_workspace(HEARTS))
+    assert not isinstance(lowered, list), lowered
+    draw = lowered.slot_draw
+    assert "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, Int slots)" in draw
+    # the tier once a step; the slots of each action its guard opens, in table order
+    assert draw.count("r2gp_tier(game.g)") == 1
+    assert draw.index("r2gp_may__pass_direction(") < draw.index("r2gp_may__play(")
+    assert "let r2gp_tries = r2gp_m / 4 + 8" in draw and "rng.below(r2gp_m)" in draw
+    play = draw[draw.index("r2gp_slot_args__play(") :]
+    # play: its clause's card, tested with its one offer (one tier: no tier test),
+    # applied with its own method, table entry 108 + card
+    assert "if r2gp_offer__play__0(game.g, r2gp_v0):" in play
+    assert "game.play(r2gp_a0)" in play and "return 108 + (r2gp_v0 - 0) * 1" in play
+    assert "r2gp_tier_now ==" not in draw
+    # pass_direction has no clause: one slot per table entry
+    assert "let r2gp_rest = r2gp_k - 0" in draw and "return 0 + (r2gp_k - 0)" in draw
+    # a game without slots gets none
+    plain = lower_workspace(open_workspace(CORPORA_DIR / "rulepage" / "tic_tac_toe"))
+    assert not isinstance(plain, list) and plain.slot_draw == ""
+
+
+WHITE_PRIORITY = """# page: white_priority
+# implements: 4.2
+# White's moves are offered at the priority tier, with the same offers as the turn page.
+
+priority when g.player == 1
+
+"""
+
+
+@pytest.mark.slow
+def test_a_slot_draw_over_offers_at_two_tiers_plays_the_same_games(tmp_path: Path) -> None:
+    # White's moves offered again at the priority tier: the same legal moves, so the
+    # loop must play the very games of the plain pages, now testing each offer's tier
+    plain = _copy(tmp_path / "plain")
+    tiers = _copy(tmp_path / "tiers")
+    turn = (tiers / "pages" / "turn.page").read_text().splitlines()
+    offers = [line for line in turn if line.startswith("offer move(")]
+    assert len(offers) == 2
+    page = WHITE_PRIORITY + "\n".join(offers) + "\n"
+    (tiers / "pages" / "white_priority.page").write_text(page)
+    lowered = lower_workspace(open_workspace(tiers))
+    assert not isinstance(lowered, list), lowered
+    assert "r2gp_tier_now == 2 and r2gp_offer__white_priority__0(" in lowered.slot_draw
+    assert "else if r2gp_tier_now == 0 and r2gp_offer__turn__1(" in lowered.slot_draw
+    assert _loop_replays(tiers) == _loop_replays(plain)
+    build = compile_pages(open_workspace(tiers), optimized=True).require()
+    # the library was built with the draw (the wrapper's header gives the command)
+    assert SLOT_DRAW.split("/")[-1] in build.rl.wrapper.read_text().splitlines()[2]
 
 
 @pytest.mark.slow
@@ -206,3 +271,33 @@ def test_a_position_set_by_its_squares_rebuilds_the_piece_lists(
             "move(from_file=4, from_rank=4, to_file=4)",
             "move(from_file=4, from_rank=4, to_file=5)",
         ]
+
+
+DRAW = "fun r2g_slot_draw(Game g, R2GRandom rng, Bool applied, Int size, Int slots) -> Int:\n"
+
+
+def _built_with(root: Path, draw: str) -> bool:
+    """Whether ``root``'s optimized library was built with the slot draw ``draw``."""
+    path = root / "draw" / "r2g_slot_draw.rl"
+    path.parent.mkdir()
+    path.write_text(draw)
+    result = compile_workspace(Workspace(root), optimized=True, slot_draw=path)
+    assert result.build is not None, result.summary()
+    return str(path) in result.build.wrapper.read_text().splitlines()[2]
+
+
+def test_a_slot_draw_is_built_in_only_where_every_action_waits_at_one_point(
+    tmp_path: Path,
+) -> None:
+    # the loop calls it without asking where the game waits: tic-tac-toe waits at one
+    # point; claim_or_skip at three, where a draw could apply an action its point refuses
+    fine = DRAW + "    return R2G_TABLE\n"
+    assert _built_with(game_copy(CORPORA_DIR / "tic_tac_toe", tmp_path), fine)
+    games = Path(__file__).parent / "data" / "games"
+    assert not _built_with(game_copy(games / "claim_or_skip", tmp_path), fine)
+
+
+def test_a_slot_draw_rlc_refuses_is_left_out_and_the_game_still_builds(tmp_path: Path) -> None:
+    # no fault of the pages: the library is built without it, the generic slot step draws
+    broken = DRAW + "    return no_such_name\n"
+    assert not _built_with(game_copy(CORPORA_DIR / "tic_tac_toe", tmp_path), broken)

@@ -164,12 +164,23 @@ class RlCompileError(CompileError):
 
 
 def compile_workspace(
-    ws: Workspace, optimized: bool = False, *, coverage: bool = False
+    ws: Workspace,
+    optimized: bool = False,
+    *,
+    coverage: bool = False,
+    slot_draw: Path | None = None,
 ) -> CompileResult:
     """Compile ``ws``'s pages (checked build unless ``optimized``), reusing a cached build.
 
     ``coverage``: a checked build whose statements report that they ran
     (see :mod:`rulebook2game.targets.rl.coverage`), in ``build/rl-coverage-<hash>/``.
+    ``slot_draw``: rl that a target wrote from the pages it lowered, the game's own
+    draw among its candidate slots (``R2GSlotDraw`` in the runtime). It names the
+    runtime, so it is compiled into the library only, not type-checked with the pages
+    alone; and only when the resume points show every action waiting at one point, the
+    one place where the loop may call it. Like the typed step, a draw rlc refuses is
+    left out and the library built without it: the loop then draws the same moves its
+    generic way.
     """
     started = time.perf_counter()
     ws = Workspace(ws.root.resolve())
@@ -184,7 +195,10 @@ def compile_workspace(
     if coverage:
         flags, flavour = CHECKED_FLAGS, "rl-coverage"
     key = _build_key(
-        tools, pages, (*flags, *(("coverage",) if coverage else ())), ws.root / "interface.toml"
+        tools,
+        [*pages, *([slot_draw] if slot_draw else [])],
+        (*flags, *(("coverage",) if coverage else ())),
+        ws.root / "interface.toml",
     )
     final = ws.build_dir / f"{flavour}-{key}"
     build = RlBuild(final, optimized, play_page)
@@ -195,7 +209,7 @@ def compile_workspace(
     ws.build_dir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=ws.build_dir))
     try:
-        diagnostics = _build_into(ws, tools, pages, flags, work, coverage)
+        diagnostics = _build_into(ws, tools, pages, flags, work, coverage, slot_draw)
         if diagnostics:
             kept = ws.build_dir / f"{flavour}-failed"
             stopped = isinstance(diagnostics, _RlcStopped)
@@ -317,6 +331,7 @@ def _build_into(
     flags: tuple[str, ...],
     work: Path,
     coverage: bool = False,
+    slot_draw: Path | None = None,
 ) -> list[Diagnostic]:
     """Type-check, check hooks, then write wrapper and library into ``work``."""
     staged = _stage_pages(ws, pages, work)
@@ -341,13 +356,18 @@ def _build_into(
     typed = typed_step_source((work / WRAPPER_NAME).read_text(encoding="utf-8"), points, MAX_POINTS)
     if typed is not None:
         (work / SOURCE_DIR / TYPED_STEP_FILE).write_text(typed, encoding="utf-8")
-    lib_sources = [*sources, TYPED_STEP_FILE] if typed is not None else sources
-    lib_cmd = [str(tools.rlc), *lib_sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
+    extra = []
+    if slot_draw is not None and points is not None and len(set(points.values())) == 1:
+        extra.append(str(slot_draw))
+    if typed is not None:
+        extra.append(TYPED_STEP_FILE)
+    lib_cmd = [str(tools.rlc), *sources, *extra, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
     ((code, output),) = _run_parallel(work / SOURCE_DIR, [[*lib_cmd, *flags, *include]])
-    if code != 0 and typed is not None and TYPED_STEP_FILE in output:
-        # a step this module wrote that rlc refuses is no fault of the pages: the
-        # generic loop draws the same moves
-        (work / SOURCE_DIR / TYPED_STEP_FILE).unlink()
+    if code != 0 and any(Path(name).name in output for name in extra):
+        # loop support written by a target or this module that rlc refuses is no fault
+        # of the pages: the generic loop draws the same moves
+        if typed is not None:
+            (work / SOURCE_DIR / TYPED_STEP_FILE).unlink()
         lib_cmd = [str(tools.rlc), *sources, "--shared", "--pylib", "-o", f"../{LIB_NAME}"]
         ((code, output),) = _run_parallel(work / SOURCE_DIR, [[*lib_cmd, *flags, *include]])
     if code != 0:

@@ -28,6 +28,9 @@ from rulebook2game.workspace import Workspace
 PAGE_SUFFIX = ".page"
 GENERATED_DIR = "rulepage"
 """Folder of ``build/`` holding the generated program's own workspace."""
+SLOT_DRAW = "loop/r2g_slot_draw.rl"
+"""The generated program's slot draw, in its workspace (not among its pages: it is
+compiled into the library only)."""
 NOTE = "rlc stops at the first error in the generated program; fix it and compile again"
 
 
@@ -203,8 +206,22 @@ def compile_pages(
             False, optimized, tuple(lowered), seconds=time.perf_counter() - started
         )
     generated = generated_workspace(ws, lowered.source)
-    compiled = compile_workspace(generated, optimized=optimized, coverage=coverage)
+    compiled = compile_workspace(
+        generated, optimized=optimized, coverage=coverage, slot_draw=slot_draw(generated, lowered)
+    )
     return _finish(ws, lowered, compiled, started)
+
+
+def slot_draw(generated: Workspace, lowered: Lowered) -> Path | None:
+    """The lowered program's slot draw as a file beside the generated workspace's pages
+    (for ``compile_workspace``), or None when no page gives slots."""
+    path = generated.root / SLOT_DRAW
+    if not lowered.slot_draw:
+        path.unlink(missing_ok=True)
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_if_changed(path, lowered.slot_draw)
+    return path
 
 
 def check_page_syntax(ws: Workspace) -> RulePageCompile:

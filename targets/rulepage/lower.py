@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from rulebook2game.targets.rl.names import rl_name
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
 from rulebook2game.targets.rulepage.syntax import ActionRef, Block, Page, PageProblem, Span, Text
-from rulebook2game.workspace import Interface
+from rulebook2game.workspace import ActionSpec, Interface
 
 FOLLOW_BOUND = 10_000
 """Most reductions (the action and its follow-ups) one action may cause."""
@@ -62,6 +62,10 @@ class Lowered:
     groups: tuple[tuple[str, ...], ...] = ()
     """The interface actions by group (see :meth:`Composer.groups`), each group waiting
     at a resumption point of its own in ``play()``; empty when there is one group."""
+    slot_draw: str = ""
+    """rl for the library only, beside the program (it names the runtime's loop types,
+    so it is not type-checked with the program alone): the playout loop's draw among the
+    candidate slots (:meth:`Composer._slot_draw`); empty when no page gives slots."""
 
 
 class _Problems:
@@ -151,6 +155,7 @@ class Composer:
         self.problems = _Problems()
         first = self.pages[0].file if self.pages else "pages"
         self.out = Emitter(Origin(first, 1))
+        self.draw = Emitter(Origin(first, 1))
         self.kinds: dict[str, _Kind] = {}
         self.owner: dict[str, tuple[Page, ActionRef]] = {}
         self.bonded_to: dict[str, tuple[Page, Span]] = {}
@@ -418,7 +423,8 @@ class Composer:
         self._hooks()
         self._slots()
         names = tuple(tuple(k.name for k in kinds) for _, kinds in groups)
-        return Lowered(o.source(), o.map(), names if len(groups) > 1 else ())
+        draw = self.draw.source() if self.draw.lines else ""
+        return Lowered(o.source(), o.map(), names if len(groups) > 1 else (), draw)
 
     def _origin(self, at: Span) -> Origin:
         return Origin(at.file, at.line)
@@ -1027,19 +1033,29 @@ class Composer:
             )
             o.line("    return count", at)
             o.line("")
-            o.line(f"fun r2gp_slot__{spec.name}(State g, Int {clause.index}) -> Int:", at)
+            # the clause's arguments in slot k (each below its range when the clause gives
+            # none), then the table index they name (-1: none, the slot is empty)
+            width = max(1, len(spec.args))
+            o.line(
+                f"fun r2gp_slot_args__{spec.name}(State g, Int {clause.index}, "
+                f"Int[{width}] r2gp_args):",
+                at,
+            )
             for arg, param in zip(spec.args, clause.action.params, strict=True):
                 o.line(f"    let {param} = {(arg.min or 0) - 1}", at)
             for line in clause.body.lines:
                 o.user("    ", line.text, line.at.file, line.at.line, line.at.column)
-            index, stride = [], 1
-            for arg, param in reversed(list(zip(spec.args, clause.action.params, strict=True))):
-                lo, hi = arg.min or 0, arg.max or 0
-                o.line(f"    if {param} < {lo} or {param} > {hi}:", at)
+            for i, param in enumerate(clause.action.params):
+                o.line(f"    r2gp_args[{i}] = {param}", at)
+            o.line("")
+            o.line(f"fun r2gp_slot__{spec.name}(State g, Int r2gp_k) -> Int:", at)
+            o.line(f"    let r2gp_args : Int[{width}]", at)
+            o.line(f"    r2gp_slot_args__{spec.name}(g, r2gp_k, r2gp_args)", at)
+            values = [f"r2gp_args[{i}]" for i in range(len(spec.args))]
+            if values:
+                o.line(f"    if !({_in_range(spec, values)}):", at)
                 o.line("        return -1", at)
-                index.append(f"({param} - {lo}) * {stride}")
-                stride *= hi - lo + 1
-            o.line(f"    return {' + '.join([str(base), *reversed(index)])}", at)
+            o.line(f"    return {_table_index(spec, base, values)}", at)
             o.line("")
         o.line("fun r2g_candidate_slots(Game game) -> Int:")
         o.line("    let tier = r2gp_tier(game.g)")
@@ -1066,6 +1082,128 @@ class Composer:
             o.line("        rest = rest - count")
         o.line("    return -1")
         o.line("")
+        self._slot_draw(actions, set(clauses))
+
+    def _slot_draw(self, actions: list[tuple[ActionSpec, int, int]], clauses: set[str]) -> None:
+        """``r2g_slot_draw`` (targets/rl/runtime, ``R2GSlotDraw``): the playout loop's
+        draws among the slots, made here where each slot's action type and the guard that
+        opened it are known. The tier is found once a step (not again in every drawn
+        action's guard), a drawn slot's arguments are read from its clause and tested
+        with its action's offers at that tier, and a legal one is applied with its
+        action's own method: no look-up in the action table, no dispatch over every
+        action type. The draws are ``r2g_slot_step``'s one for one (the same counts,
+        slots and legality), so recorded playouts do not change."""
+        o = self.draw
+        o.line("# Generated from the RulePage pages with the program beside it: the playout")
+        o.line("# loop's draws among its candidate slots. Edit the pages, not this file.")
+        o.line("")
+        o.line(
+            "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, Int slots) -> Int:"
+        )
+        o.line("    let r2gp_tier_now = r2gp_tier(game.g)")
+        ends = [f"r2gp_end_{n}" for n in range(len(actions))]
+        previous = "0"
+        for (spec, _base, size), end in zip(actions, ends, strict=True):
+            counted = f"r2gp_slots__{spec.name}(game.g)" if spec.name in clauses else str(size)
+            o.line(f"    let {end} = {previous}")
+            o.line(f"    if r2gp_may__{spec.name}(game.g, r2gp_tier_now):")
+            o.line(f"        {end} = {end} + {counted}")
+            previous = end
+        o.line(f"    let r2gp_m = {previous}")
+        o.line("    slots = r2gp_m")
+        o.line("    if r2gp_m <= 0 or r2gp_m > size:")
+        o.line("        return -1")
+        o.line("    let r2gp_tries = r2gp_m / 4 + 8")
+        o.line("    while r2gp_tries != 0:")
+        o.line("        let r2gp_k = rng.below(r2gp_m)")
+        start = "0"
+        for number, ((spec, base, _size), end) in enumerate(zip(actions, ends, strict=True)):
+            # the last action's slots are the rest: r2gp_k < r2gp_m
+            if number == len(actions) - 1:
+                o.line("        else:" if number else "        if true:")
+            else:
+                o.line(f"        {'if' if number == 0 else 'else if'} r2gp_k < {end}:")
+            values = [f"r2gp_v{i}" for i in range(len(spec.args))]
+            if spec.name in clauses:
+                width = max(1, len(spec.args))
+                o.line(f"            let r2gp_args : Int[{width}]")
+                o.line(
+                    f"            r2gp_slot_args__{spec.name}(game.g, r2gp_k - {start}, r2gp_args)"
+                )
+                for i, value in enumerate(values):
+                    o.line(f"            let {value} = r2gp_args[{i}]")
+                if values:
+                    o.line(f"            if {_in_range(spec, values)}:")
+                else:
+                    o.line("            if true:")
+                self._apply_drawn(spec, _table_index(spec, base, values), "                ")
+            else:
+                o.line(f"            let r2gp_rest = r2gp_k - {start}")
+                for i, arg in reversed(list(enumerate(spec.args))):
+                    lo, hi = arg.min or 0, arg.max or 0
+                    if i == 0:  # the first argument has the largest stride
+                        o.line(f"            let r2gp_v0 = r2gp_rest + {lo}")
+                    else:
+                        o.line(f"            let r2gp_v{i} = r2gp_rest % {hi - lo + 1} + {lo}")
+                        o.line(f"            r2gp_rest = r2gp_rest / {hi - lo + 1}")
+                o.line("            if true:")
+                self._apply_drawn(spec, f"{base} + (r2gp_k - {start})", "                ")
+            start = end
+        o.line("        r2gp_tries = r2gp_tries - 1")
+        o.line("    return R2G_MISSED")
+        o.line("")
+
+    def _apply_drawn(self, spec: ActionSpec, index: str, indent: str) -> None:
+        """The drawn entry of ``spec`` (arguments ``r2gp_v0...``, table index ``index``):
+        its legality at the step's tier and, when legal, the action applied and its
+        index returned. The tier is tested only when the action's offers are at several
+        (its ``r2gp_may__`` already held at one of theirs)."""
+        o = self.draw
+        args = "".join(f", r2gp_v{i}" for i in range(len(spec.args)))
+        offers = [
+            (TIERS[page.tier], f"r2gp_offer__{page.name}__{number}(game.g{args})")
+            for page in self.pages
+            for number, offer in enumerate(page.offers)
+            if offer.action.name == spec.name
+        ]
+        several = len({tier for tier, _ in offers}) > 1
+        tests = [
+            f"r2gp_tier_now == {tier} and {call}" if several else call for tier, call in offers
+        ]
+        if len(tests) == 1:
+            o.line(f"{indent}if {tests[0]}:")
+        else:
+            o.line(f"{indent}let r2gp_legal = false")
+            for number, test in enumerate(tests):  # the first offer that holds decides
+                o.line(f"{indent}{'if' if number == 0 else 'else if'} {test}:")
+                o.line(f"{indent}    r2gp_legal = true")
+            o.line(f"{indent}if r2gp_legal:")
+        calls = []
+        for i, arg in enumerate(spec.args):
+            o.line(f"{indent}    let r2gp_a{i} : BInt<{arg.min}, {(arg.max or 0) + 1}>")
+            o.line(f"{indent}    r2gp_a{i}.value = r2gp_v{i}")
+            calls.append(f"r2gp_a{i}")
+        o.line(f"{indent}    game.{rl_name(spec.name)}({', '.join(calls)})")
+        o.line(f"{indent}    applied = true")
+        o.line(f"{indent}    return {index}")
+
+
+def _in_range(spec: ActionSpec, values: list[str]) -> str:
+    """rl: each of ``values`` within its argument's range."""
+    return " and ".join(
+        f"{value} >= {arg.min or 0} and {value} <= {arg.max or 0}"
+        for arg, value in zip(spec.args, values, strict=True)
+    )
+
+
+def _table_index(spec: ActionSpec, base: int, values: list[str]) -> str:
+    """rl: the action-table index of ``spec`` with arguments ``values`` (in range)."""
+    index, stride = [], 1
+    for arg, value in reversed(list(zip(spec.args, values, strict=True))):
+        lo, hi = arg.min or 0, arg.max or 0
+        index.append(f"({value} - {lo}) * {stride}")
+        stride *= hi - lo + 1
+    return " + ".join([str(base), *reversed(index)])
 
 
 def compose(

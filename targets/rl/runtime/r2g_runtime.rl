@@ -102,6 +102,19 @@ trait<T> R2GCandidateSlots:
     fun r2g_candidate_slots(T g) -> Int
     fun r2g_candidate_at(T g, Int k) -> Int
 
+# The loop's draws among a game's candidate slots, made by the game itself (the
+# rulepage target writes one from its pages: it knows each slot's action type and the
+# guard that opened it). The same draws as `r2g_slot_step`: m the slots
+# (`r2g_candidate_slots`), -1 when m <= 0 or m > size; else up to m / 4 + 8 draws of
+# `rng.below(m)`, slot k taken as `r2g_candidate_at(g, k)` gives it, the first legal
+# entry drawn applied with its action's own method (`applied` set) and its table index
+# returned; R2G_MISSED when every draw missed, with `slots` set to m (the loop then
+# scans the slots). Only for a game whose every action waits at one point, where an
+# action's `can` is its guard, so that a draw may test the guard alone: the compile
+# step builds a game's draw in only when its resume points show one point.
+trait<T> R2GSlotDraw:
+    fun r2g_slot_draw(T g, R2GRandom rng, Bool applied, Int size, Int slots) -> Int
+
 # The loop's draws at the point a game is suspended at, made with the game's own action
 # types (the compile step writes it from the action table and the resume points, for a
 # game with a point of several action types: targets/rl/typed_step.py): the same draws
@@ -617,12 +630,21 @@ fun<T> r2g_scanned_candidates(Game g, Vector<T> all, R2GCandidates c, Int m, Int
 # `r2g_pick_candidates` for a game that gives candidate slots (and no list), inside the
 # loop: the same draws, but each drawn entry is tested and, when legal, applied as its
 # own action type (`applied` set), so the step neither returns through the table's
-# any-type test nor looks the action up again to apply it. R2G_TABLE for any other game.
+# any-type test nor looks the action up again to apply it. A game that draws among its
+# slots itself (`R2GSlotDraw`) does; the scan after its draws missed is this one.
+# R2G_TABLE for any other game.
 fun<T> r2g_slot_step(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool applied) -> Int:
     if g is R2GMoveLister:
         return R2G_TABLE
     if g is R2GMoveCandidates:
         return R2G_TABLE
+    if g is R2GSlotDraw:
+        let saved = rng.state
+        let slots = 0
+        let drawn = g.r2g_slot_draw(rng, applied, all.size(), slots)
+        if drawn == R2G_MISSED:
+            return r2g_scanned_candidates(g, all, c, slots, saved, rng)
+        return drawn
     if g is R2GCandidateSlots:
         let size = all.size()
         let m = g.r2g_candidate_slots()
