@@ -109,7 +109,10 @@ def test_the_slot_draw_tests_a_drawn_slot_with_its_own_action_s_offers() -> None
     lowered = lower_workspace(open_workspace(HEARTS))
     assert not isinstance(lowered, list), lowered
     draw = lowered.slot_draw
-    assert "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, Int slots)" in draw
+    assert (
+        "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, Vector<Int> legal)"
+        in draw
+    )
     # the tier once a step; the slots of each action its guard opens, in table order
     assert draw.count("r2gp_tier(game.g)") == 1
     assert draw.index("r2gp_may__pass_direction(") < draw.index("r2gp_may__play(")
@@ -119,6 +122,11 @@ def test_the_slot_draw_tests_a_drawn_slot_with_its_own_action_s_offers() -> None
     # applied with its own method, table entry 108 + card
     assert "if r2gp_offer__play__0(game.g, r2gp_v0):" in play
     assert "game.play(r2gp_a0)" in play and "return 108 + (r2gp_v0 - 0) * 1" in play
+    # every draw missed: each slot tested the same way, the legal ones listed in order
+    scan = draw[draw.index("while r2gp_s != r2gp_m:") :]
+    assert "if r2gp_offer__play__0(game.g, r2gp_v0):" in scan
+    assert "legal.set(r2gp_n, 108 + (r2gp_v0 - 0) * 1)" in scan
+    assert "return legal.get(rng.below(r2gp_n))" in scan
     assert "r2gp_tier_now ==" not in draw
     # pass_direction has no clause: one slot per table entry
     assert "let r2gp_rest = r2gp_k - 0" in draw and "return 0 + (r2gp_k - 0)" in draw
@@ -273,7 +281,9 @@ def test_a_position_set_by_its_squares_rebuilds_the_piece_lists(
         ]
 
 
-DRAW = "fun r2g_slot_draw(Game g, R2GRandom rng, Bool applied, Int size, Int slots) -> Int:\n"
+DRAW = (
+    "fun r2g_slot_draw(Game g, R2GRandom rng, Bool applied, Int size, Vector<Int> legal) -> Int:\n"
+)
 
 
 def _built_with(root: Path, draw: str) -> bool:

@@ -26,7 +26,7 @@ here and reported at every page line involved.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rulebook2game.targets.rl.names import rl_name
@@ -1088,17 +1088,19 @@ class Composer:
         """``r2g_slot_draw`` (targets/rl/runtime, ``R2GSlotDraw``): the playout loop's
         draws among the slots, made here where each slot's action type and the guard that
         opened it are known. The tier is found once a step (not again in every drawn
-        action's guard), a drawn slot's arguments are read from its clause and tested
-        with its action's offers at that tier, and a legal one is applied with its
-        action's own method: no look-up in the action table, no dispatch over every
-        action type. The draws are ``r2g_slot_step``'s one for one (the same counts,
+        action's guard), a slot's arguments are read from its clause and tested with its
+        action's offers at that tier, and a legal drawn one is applied with its action's
+        own method: no look-up in the action table, no dispatch over every action type.
+        When every draw missed, the slots are tested in order the same way and one of the
+        legal ones drawn. The draws are ``r2g_slot_step``'s one for one (the same counts,
         slots and legality), so recorded playouts do not change."""
         o = self.draw
         o.line("# Generated from the RulePage pages with the program beside it: the playout")
         o.line("# loop's draws among its candidate slots. Edit the pages, not this file.")
         o.line("")
         o.line(
-            "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, Int slots) -> Int:"
+            "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, "
+            "Vector<Int> legal) -> Int:"
         )
         o.line("    let r2gp_tier_now = r2gp_tier(game.g)")
         ends = [f"r2gp_end_{n}" for n in range(len(actions))]
@@ -1110,35 +1112,63 @@ class Composer:
             o.line(f"        {end} = {end} + {counted}")
             previous = end
         o.line(f"    let r2gp_m = {previous}")
-        o.line("    slots = r2gp_m")
         o.line("    if r2gp_m <= 0 or r2gp_m > size:")
         o.line("        return -1")
+        o.line("    let r2gp_saved = rng.state")
         o.line("    let r2gp_tries = r2gp_m / 4 + 8")
         o.line("    while r2gp_tries != 0:")
         o.line("        let r2gp_k = rng.below(r2gp_m)")
+        self._slot_tests(actions, clauses, ends, "r2gp_k", self._apply_lines)
+        o.line("        r2gp_tries = r2gp_tries - 1")
+        o.line("    # every draw missed: the legal slots in order, one of them drawn (applied by")
+        o.line("    # the loop through the action table)")
+        o.line("    let r2gp_n = 0")
+        o.line("    let r2gp_s = 0")
+        o.line("    while r2gp_s != r2gp_m:")
+
+        def listed(_spec: ActionSpec, index: str) -> list[str]:
+            return [f"legal.set(r2gp_n, {index})", "r2gp_n = r2gp_n + 1"]
+
+        self._slot_tests(actions, clauses, ends, "r2gp_s", listed)
+        o.line("        r2gp_s = r2gp_s + 1")
+        o.line("    if r2gp_n == 0:")
+        o.line("        rng.state = r2gp_saved")
+        o.line("        return -1")
+        o.line("    return legal.get(rng.below(r2gp_n))")
+        o.line("")
+
+    def _slot_tests(
+        self,
+        actions: list[tuple[ActionSpec, int, int]],
+        clauses: set[str],
+        ends: list[str],
+        slot: str,
+        on_legal: Callable[[ActionSpec, str], list[str]],
+    ) -> None:
+        """Inside a loop over slots: slot ``slot``'s action (the first whose slots reach
+        past it), its arguments, its legality at the step's tier, and ``on_legal(spec,
+        table index)`` when it is legal."""
+        o = self.draw
         start = "0"
         for number, ((spec, base, _size), end) in enumerate(zip(actions, ends, strict=True)):
-            # the last action's slots are the rest: r2gp_k < r2gp_m
+            # the last action's slots are the rest: the slot is below r2gp_m
             if number == len(actions) - 1:
                 o.line("        else:" if number else "        if true:")
             else:
-                o.line(f"        {'if' if number == 0 else 'else if'} r2gp_k < {end}:")
+                o.line(f"        {'if' if number == 0 else 'else if'} {slot} < {end}:")
             values = [f"r2gp_v{i}" for i in range(len(spec.args))]
             if spec.name in clauses:
                 width = max(1, len(spec.args))
                 o.line(f"            let r2gp_args : Int[{width}]")
                 o.line(
-                    f"            r2gp_slot_args__{spec.name}(game.g, r2gp_k - {start}, r2gp_args)"
+                    f"            r2gp_slot_args__{spec.name}(game.g, {slot} - {start}, r2gp_args)"
                 )
                 for i, value in enumerate(values):
                     o.line(f"            let {value} = r2gp_args[{i}]")
-                if values:
-                    o.line(f"            if {_in_range(spec, values)}:")
-                else:
-                    o.line("            if true:")
-                self._apply_drawn(spec, _table_index(spec, base, values), "                ")
+                o.line(f"            if {_in_range(spec, values) if values else 'true'}:")
+                index = _table_index(spec, base, values)
             else:
-                o.line(f"            let r2gp_rest = r2gp_k - {start}")
+                o.line(f"            let r2gp_rest = {slot} - {start}")
                 for i, arg in reversed(list(enumerate(spec.args))):
                     lo, hi = arg.min or 0, arg.max or 0
                     if i == 0:  # the first argument has the largest stride
@@ -1147,17 +1177,16 @@ class Composer:
                         o.line(f"            let r2gp_v{i} = r2gp_rest % {hi - lo + 1} + {lo}")
                         o.line(f"            r2gp_rest = r2gp_rest / {hi - lo + 1}")
                 o.line("            if true:")
-                self._apply_drawn(spec, f"{base} + (r2gp_k - {start})", "                ")
+                index = f"{base} + ({slot} - {start})"
+            self._legal_test(spec, "                ")
+            for line in on_legal(spec, index):
+                o.line(f"                    {line}")
             start = end
-        o.line("        r2gp_tries = r2gp_tries - 1")
-        o.line("    return R2G_MISSED")
-        o.line("")
 
-    def _apply_drawn(self, spec: ActionSpec, index: str, indent: str) -> None:
-        """The drawn entry of ``spec`` (arguments ``r2gp_v0...``, table index ``index``):
-        its legality at the step's tier and, when legal, the action applied and its
-        index returned. The tier is tested only when the action's offers are at several
-        (its ``r2gp_may__`` already held at one of theirs)."""
+    def _legal_test(self, spec: ActionSpec, indent: str) -> None:
+        """``if`` the entry of ``spec`` with arguments ``r2gp_v0...`` is legal at the
+        step's tier. The tier is tested only when the action's offers are at several (its
+        ``r2gp_may__`` already held at one of theirs)."""
         o = self.draw
         args = "".join(f", r2gp_v{i}" for i in range(len(spec.args)))
         offers = [
@@ -1172,20 +1201,22 @@ class Composer:
         ]
         if len(tests) == 1:
             o.line(f"{indent}if {tests[0]}:")
-        else:
-            o.line(f"{indent}let r2gp_legal = false")
-            for number, test in enumerate(tests):  # the first offer that holds decides
-                o.line(f"{indent}{'if' if number == 0 else 'else if'} {test}:")
-                o.line(f"{indent}    r2gp_legal = true")
-            o.line(f"{indent}if r2gp_legal:")
-        calls = []
+            return
+        o.line(f"{indent}let r2gp_legal = false")
+        for number, test in enumerate(tests):  # the first offer that holds decides
+            o.line(f"{indent}{'if' if number == 0 else 'else if'} {test}:")
+            o.line(f"{indent}    r2gp_legal = true")
+        o.line(f"{indent}if r2gp_legal:")
+
+    @staticmethod
+    def _apply_lines(spec: ActionSpec, index: str) -> list[str]:
+        """A legal drawn entry of ``spec`` applied with its own method, its index returned."""
+        lines = []
         for i, arg in enumerate(spec.args):
-            o.line(f"{indent}    let r2gp_a{i} : BInt<{arg.min}, {(arg.max or 0) + 1}>")
-            o.line(f"{indent}    r2gp_a{i}.value = r2gp_v{i}")
-            calls.append(f"r2gp_a{i}")
-        o.line(f"{indent}    game.{rl_name(spec.name)}({', '.join(calls)})")
-        o.line(f"{indent}    applied = true")
-        o.line(f"{indent}    return {index}")
+            lines.append(f"let r2gp_a{i} : BInt<{arg.min}, {(arg.max or 0) + 1}>")
+            lines.append(f"r2gp_a{i}.value = r2gp_v{i}")
+        calls = ", ".join(f"r2gp_a{i}" for i in range(len(spec.args)))
+        return [*lines, f"game.{rl_name(spec.name)}({calls})", "applied = true", f"return {index}"]
 
 
 def _in_range(spec: ActionSpec, values: list[str]) -> str:

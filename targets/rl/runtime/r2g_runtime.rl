@@ -108,12 +108,14 @@ trait<T> R2GCandidateSlots:
 # (`r2g_candidate_slots`), -1 when m <= 0 or m > size; else up to m / 4 + 8 draws of
 # `rng.below(m)`, slot k taken as `r2g_candidate_at(g, k)` gives it, the first legal
 # entry drawn applied with its action's own method (`applied` set) and its table index
-# returned; R2G_MISSED when every draw missed, with `slots` set to m (the loop then
-# scans the slots). Only for a game whose every action waits at one point, where an
-# action's `can` is its guard, so that a draw may test the guard alone: the compile
-# step builds a game's draw in only when its resume points show one point.
+# returned; when every draw missed, the legal slots' entries written to `legal` in
+# slot order and one of them drawn and returned (not applied), or -1 with the
+# generator back where it was when none is legal. Only for a game whose every action
+# waits at one point, where an action's `can` is its guard, so that a draw may test
+# the guard alone: the compile step builds a game's draw in only when its resume
+# points show one point.
 trait<T> R2GSlotDraw:
-    fun r2g_slot_draw(T g, R2GRandom rng, Bool applied, Int size, Int slots) -> Int
+    fun r2g_slot_draw(T g, R2GRandom rng, Bool applied, Int size, Vector<Int> legal) -> Int
 
 # The loop's draws at the point a game is suspended at, made with the game's own action
 # types (the compile step writes it from the action table and the resume points, for a
@@ -639,12 +641,7 @@ fun<T> r2g_slot_step(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool
     if g is R2GMoveCandidates:
         return R2G_TABLE
     if g is R2GSlotDraw:
-        let saved = rng.state
-        let slots = 0
-        let drawn = g.r2g_slot_draw(rng, applied, all.size(), slots)
-        if drawn == R2G_MISSED:
-            return r2g_scanned_candidates(g, all, c, slots, saved, rng)
-        return drawn
+        return g.r2g_slot_draw(rng, applied, all.size(), c.legal)
     if g is R2GCandidateSlots:
         let size = all.size()
         let m = g.r2g_candidate_slots()
