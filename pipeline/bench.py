@@ -25,7 +25,12 @@ Then, side by side, stepping one action per Python call, as people and learners 
 
 The native loop and OpenSpiel's C++ loop take turns, :data:`ROUNDS` rounds of an equal
 share of the budget each, so that both see the same load; the report keeps the ratio
-of every round beside the ratio of the totals.
+of every round beside the ratio of the totals. In each round both run on one CPU (this
+process and the engine's worker pinned to it), and the rounds go round the CPUs this
+process may use: two cores of one machine can differ by a third in speed (a virtual
+machine's, a hybrid processor's), and a ratio of loops on different cores measured the
+cores as much as the loops (measured: 6.0x to 11.9x per round unpinned on a 2-core
+machine whose cores ran Hearts at 230k and 150k playouts/s).
 
 The native loops and the in-process rows are timed in CPU seconds so that a busy
 machine (other jobs on the same cores) does not skew their ratios. Ratios compare each
@@ -35,9 +40,11 @@ rows to OpenSpiel's Python stepping (steps per second).
 
 from __future__ import annotations
 
+import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -141,6 +148,8 @@ class BenchReport(BaseModel):
     """The full default check's times, when the bench was asked for them."""
     round_ratios: list[float] = Field(default_factory=list)
     """The native loop over OpenSpiel's C++ loop in each round they took turns."""
+    round_cpus: list[int] = Field(default_factory=list)
+    """The CPU both loops ran on in each round (empty where processes cannot be pinned)."""
 
     def row(self, engine: str) -> BenchRow | None:
         """The row of ``engine``, if it ran."""
@@ -239,19 +248,63 @@ def _merged(rows: list[BenchRow]) -> BenchRow:
     )
 
 
+def usable_cpus() -> list[int]:
+    """The CPUs this process may run on, in order (empty where the OS cannot pin)."""
+    getter = getattr(os, "sched_getaffinity", None)
+    if getter is None or not hasattr(os, "sched_setaffinity"):
+        return []
+    return sorted(getter(0))
+
+
+@contextmanager
+def pinned(cpu: int | None, engine: object) -> Iterator[None]:
+    """This process and ``engine``'s worker (``worker_pid``, if it has one) on ``cpu``
+    alone while the block runs, then back on the CPUs they had (nothing for None)."""
+    if cpu is None:
+        yield
+        return
+    pids = [0]
+    worker = getattr(engine, "worker_pid", None)
+    if isinstance(worker, int):
+        pids.append(worker)
+    before = {pid: os.sched_getaffinity(pid) for pid in pids}
+    for pid in pids:
+        os.sched_setaffinity(pid, {cpu})
+    try:
+        yield
+    finally:
+        for pid, cpus in before.items():
+            with suppress(ProcessLookupError):  # the worker ended meanwhile
+                os.sched_setaffinity(pid, cpus)
+
+
 def bench_side_by_side(
-    engine: NativeBench, name: str, seconds: float, seed: int, max_steps: int, rounds: int = ROUNDS
-) -> tuple[BenchRow, BenchRow, list[float]]:
+    engine: NativeBench,
+    name: str,
+    seconds: float,
+    seed: int,
+    max_steps: int,
+    rounds: int = ROUNDS,
+    cpus: list[int] | None = None,
+) -> tuple[BenchRow, BenchRow, list[float], list[int]]:
     """The native loop and OpenSpiel's C++ loop in turns (``rounds`` each, ``seconds`` in
-    all per engine): their rows and the ratio of each round."""
+    all per engine), both on one CPU in each round, round r on ``cpus[r % len(cpus)]``
+    (default: every CPU this process may use): their rows, the ratio of each round and
+    its CPU (empty where the OS cannot pin)."""
+    cpus = usable_cpus() if cpus is None else cpus
     share = seconds / rounds
     native: list[BenchRow] = []
     spiel: list[BenchRow] = []
+    used: list[int] = []
     for r in range(rounds):
-        native.append(bench_native(engine, share, seed + 1000 * r, max_steps))
-        spiel.append(bench_openspiel(name, share, seed + 100_000 * r))
+        cpu = cpus[r % len(cpus)] if cpus else None
+        with pinned(cpu, engine):
+            native.append(bench_native(engine, share, seed + 1000 * r, max_steps))
+            spiel.append(bench_openspiel(name, share, seed + 100_000 * r))
+        if cpu is not None:
+            used.append(cpu)
     ratios = [round(a.per_second / b.per_second, 3) for a, b in zip(native, spiel, strict=True)]
-    return _merged(native), _merged(spiel), ratios
+    return _merged(native), _merged(spiel), ratios, used
 
 
 def bench_python(engine: Engine[Any], seconds: float, seed: int, max_steps: int) -> BenchRow:
@@ -450,7 +503,7 @@ def bench_workspace(
             report.notes.append("no oracle in game.toml: OpenSpiel not measured")
             ours = bench_native(native, seconds, seed, limit)
         else:
-            ours, spiel, report.round_ratios = bench_side_by_side(
+            ours, spiel, report.round_ratios, report.round_cpus = bench_side_by_side(
                 native, oracle_name, seconds, seed, limit
             )
             theirs.append(spiel)
@@ -474,7 +527,11 @@ def _add_verdict(report: BenchReport) -> None:
     ratio = report.ratio(NATIVE, OPENSPIEL)
     if ratio is None:
         return
-    rounds = f" (rounds in turn: {report.round_range()})" if report.round_ratios else ""
+    rounds = f" (rounds in turn: {report.round_range()}" if report.round_ratios else ""
+    if rounds and report.round_cpus:
+        cpus = sorted(set(report.round_cpus))
+        rounds += f", on CPU{'s' if len(cpus) > 1 else ''} {', '.join(map(str, cpus))}"
+    rounds += ")" if rounds else ""
     if ratio >= GOAL_RATIO:
         report.notes.append(
             f"native loop is {ratio:.1f}x OpenSpiel C++{rounds} (goal {GOAL_RATIO:g}x): met"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from datetime import datetime
 from pathlib import Path
@@ -10,10 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulebook2game.bench import ROUNDS
+from rulebook2game.bench import ROUNDS, pinned, usable_cpus
 from rulebook2game.cli import app
 from rulebook2game.cli.bench import report_stem
 from rulebook2game.resources import CORPORA_DIR
+from rulebook2game.targets.base import compile_and_start
+from rulebook2game.workspace import Workspace
 
 
 def test_every_game_of_a_corpus_in_one_report(tmp_path: Path) -> None:
@@ -33,6 +36,9 @@ def test_every_game_of_a_corpus_in_one_report(tmp_path: Path) -> None:
     # the two loops took turns: one ratio per round, the lowest and highest in the table
     for game in data["games"]:
         assert len(game["round_ratios"]) == ROUNDS and min(game["round_ratios"]) > 0
+        # each round on one CPU, the rounds going round the CPUs this process may use
+        cpus = usable_cpus()
+        assert game["round_cpus"] == [cpus[r % len(cpus)] for r in range(ROUNDS)]
     markdown = json_path.with_suffix(".md").read_text()
     assert "| pig |" in markdown and "| tic_tac_toe |" in markdown and "10x goal" in markdown
     pig = data["games"][0]["round_ratios"]
@@ -91,3 +97,21 @@ def test_two_corpora_benched_the_same_day_keep_both_reports(tmp_path: Path) -> N
     }
     # a folder name that is not a safe file name still gives one
     assert report_stem(tmp_path / "my games (v2)", day) == "2026-11-28-bench-my-games-v2"
+
+
+@pytest.mark.skipif(not usable_cpus(), reason="this OS cannot pin processes to CPUs")
+def test_a_round_pins_this_process_and_the_engine_s_worker_to_one_cpu(tmp_path: Path) -> None:
+    # both loops of a round on one core: the ratio then compares the loops, not the cores
+    game = shutil.copytree(
+        CORPORA_DIR / "tic_tac_toe", tmp_path / "game", ignore=shutil.ignore_patterns("build")
+    )
+    before = os.sched_getaffinity(0)
+    cpu = max(before)
+    with compile_and_start(Workspace(game), optimized=True) as made:
+        worker = getattr(made.engine, "worker_pid", None)
+        assert isinstance(worker, int)
+        worker_before = os.sched_getaffinity(worker)
+        with pinned(cpu, made.engine):
+            assert os.sched_getaffinity(0) == {cpu} == os.sched_getaffinity(worker)
+        assert os.sched_getaffinity(0) == before
+        assert os.sched_getaffinity(worker) == worker_before

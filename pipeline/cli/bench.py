@@ -154,7 +154,8 @@ def summary_markdown(reports: list[BenchReport], seconds: float, seed: int) -> s
         "# bench, every game",
         "",
         f"Each engine ran {seconds:g} s per game (seed {seed}); CPU seconds, one machine, one run. "
-        f"The native loop and OpenSpiel's C++ loop took turns in {ROUNDS} rounds; "
+        f"The native loop and OpenSpiel's C++ loop took turns in {ROUNDS} rounds, both on "
+        "one CPU in each round, the rounds going round the CPUs; "
         "*per round* is the lowest and highest ratio of a round.",
         "",
         "| " + " | ".join(SUMMARY_COLUMNS) + " |",

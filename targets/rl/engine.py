@@ -379,6 +379,12 @@ class RlEngine:
         """
         return self._call(lambda w: w.coverage(reset), "coverage")
 
+    @property
+    def worker_pid(self) -> int | None:
+        """The process id of the worker that runs the native code (None once it died):
+        the bench pins it to the CPU it measures on."""
+        return self._worker.pid if self._worker.alive else None
+
     def close(self) -> None:
         """Stop the worker."""
         self._worker.close()
