@@ -662,8 +662,35 @@ fun<T> r2g_slot_step(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool
                 if applied:
                     return candidate
             tries = tries - 1
-        return r2g_scanned_candidates(g, all, c, m, saved, rng)
+        return r2g_scanned_slots(g, all, c, m, saved, rng)
     return R2G_TABLE
+
+# `r2g_scanned_candidates` for a game that gives candidate slots: the same slots tested
+# in the same order, in one pass, each entry with its own type's `can` (not through
+# the dispatch over every action type).
+fun<T> r2g_scanned_slots(Game g, Vector<T> all, R2GCandidates c, Int m, Int saved, R2GRandom rng) -> Int:
+    if g is R2GCandidateSlots:
+        let size = all.size()
+        let n = 0
+        let k = 0
+        while k != m:
+            let candidate = g.r2g_candidate_at(k)
+            if candidate >= 0 and candidate < size:
+                ref entry = all.get(candidate)
+                let legal = false
+                for field of entry:
+                    using Type = type(field)
+                    if entry is Type:
+                        legal = r2g_can(g, entry)
+                if legal:
+                    c.legal.set(n, candidate)
+                    n = n + 1
+            k = k + 1
+        if n == 0:
+            rng.state = saved
+            return -1
+        return c.legal.get(rng.below(n))
+    return -1
 
 # The step of the table path by the game's typed step (`R2GTypedStep`), when it has
 # one and the loop draws by points: the chosen entry (applied), -1 when none of the
