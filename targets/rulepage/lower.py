@@ -712,8 +712,10 @@ class Composer:
 
     def _apply(self) -> None:
         o = self.out
+        # no page follows up: nothing is ever pending, and one blank item keeps the
+        # stack that the play coroutine carries (and every playout copies) small
         o.line("cls R2gpSteps:")
-        o.line(f"    R2gpStep[{STACK_SIZE}] items")
+        o.line(f"    R2gpStep[{STACK_SIZE if self.follows else 1}] items")
         o.line("    Int size")
         o.line("")
         o.line("    fun append(R2gpStep step):")
