@@ -231,14 +231,6 @@ def compile_workspace(
     return CompileResult(True, optimized, (), build, time.perf_counter() - started)
 
 
-def build_directory(ws: Workspace, optimized: bool = False) -> Path:
-    """Where the build of ``ws``'s pages as they are now lives (built or not yet)."""
-    ws = Workspace(ws.root.resolve())
-    flags = OPTIMIZED_FLAGS if optimized else CHECKED_FLAGS
-    key = _build_key(find_toolchain(), ws.pages(), flags, ws.root / "interface.toml")
-    return ws.build_dir / f"rl-{'optimized' if optimized else 'checked'}-{key}"
-
-
 def check_syntax(ws: Workspace) -> CompileResult:
     """Type-check the pages and their hooks without building a library (~0.1 s)."""
     started = time.perf_counter()
