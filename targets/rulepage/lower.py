@@ -31,7 +31,15 @@ from dataclasses import dataclass
 
 from rulebook2game.targets.rl.names import rl_name
 from rulebook2game.targets.rulepage.sourcemap import Emitter, Origin, SourceMap
-from rulebook2game.targets.rulepage.syntax import ActionRef, Block, Page, PageProblem, Span, Text
+from rulebook2game.targets.rulepage.syntax import (
+    ActionRef,
+    Block,
+    Offer,
+    Page,
+    PageProblem,
+    Span,
+    Text,
+)
 from rulebook2game.workspace import ActionSpec, Interface
 
 FOLLOW_BOUND = 10_000
@@ -576,18 +584,25 @@ class Composer:
             args = "".join(f", a{i}" for i in range(kind.arity))
             o.line(f"fun r2gp_legal__{kind.name}(State g{params}) -> Bool:")
             o.line("    let tier = r2gp_tier(g)")
-            for page in self.pages:
-                for index, offer in enumerate(page.offers):
-                    if offer.action.name == kind.name:
-                        origin = self._origin(offer.action.at)
-                        o.line(
-                            f"    if tier == {TIERS[page.tier]} and "
-                            f"r2gp_offer__{page.name}__{index}(g{args}):",
-                            origin,
-                        )
-                        o.line("        return true")
+            for page, index, offer in self._offers_of(kind.name):
+                o.line(
+                    f"    if tier == {TIERS[page.tier]} and "
+                    f"r2gp_offer__{page.name}__{index}(g{args}):",
+                    self._origin(offer.action.at),
+                )
+                o.line("        return true")
             o.line("    return false")
             o.line("")
+
+    def _offers_of(self, name: str) -> list[tuple[Page, int, Offer]]:
+        """The offers of action ``name`` in page order, each with its page and its
+        number on that page (``r2gp_offer__PAGE__NUMBER``)."""
+        return [
+            (page, index, offer)
+            for page in self.pages
+            for index, offer in enumerate(page.offers)
+            if offer.action.name == name
+        ]
 
     def _weights(self) -> None:
         """``chance_weight_NAME(Game, Int...) -> Int`` for every chance action that some
@@ -616,19 +631,18 @@ class Composer:
             params = "".join(f", Int a{i}" for i in range(kind.arity))
             args = "".join(f", a{i}" for i in range(kind.arity))
             o.line(f"fun chance_weight_{kind.name}(Game game{params}) -> Int:")
-            for page in self.pages:
-                for index, offer in enumerate(page.offers):
-                    if page.tier != "chance" or offer.action.name != kind.name:
-                        continue
-                    origin = self._origin(offer.action.at)
-                    o.line(f"    if r2gp_offer__{page.name}__{index}(game.g{args}):", origin)
-                    if offer.weight is None:
-                        o.line("        return 1", origin)
-                    else:
-                        o.line(
-                            f"        return r2gp_weight__{page.name}__{index}(game.g{args})",
-                            origin,
-                        )
+            for page, index, offer in self._offers_of(kind.name):
+                if page.tier != "chance":
+                    continue
+                origin = self._origin(offer.action.at)
+                o.line(f"    if r2gp_offer__{page.name}__{index}(game.g{args}):", origin)
+                if offer.weight is None:
+                    o.line("        return 1", origin)
+                else:
+                    o.line(
+                        f"        return r2gp_weight__{page.name}__{index}(game.g{args})",
+                        origin,
+                    )
             o.line("    return 1")
             o.line("")
 
@@ -1193,9 +1207,7 @@ class Composer:
         args = "".join(f", r2gp_v{i}" for i in range(len(spec.args)))
         offers = [
             (TIERS[page.tier], f"r2gp_offer__{page.name}__{number}(game.g{args})")
-            for page in self.pages
-            for number, offer in enumerate(page.offers)
-            if offer.action.name == spec.name
+            for page, number, _offer in self._offers_of(spec.name)
         ]
         several = len({tier for tier, _ in offers}) > 1
         tests = [
