@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from rulebook2game.resources import CORPORA_DIR
-from rulebook2game.targets.rl.compile import OPTIMIZED_FLAGS, RUNTIME_DIR, RUNTIME_FILES
+from rulebook2game.targets.rl.compile import RUNTIME_DIR, RUNTIME_FILES, optimized_flags
 from rulebook2game.targets.rl.toolchain import find_toolchain
 
 LCG_MULTIPLIER = str(6364136223846793005)
@@ -28,11 +28,13 @@ LCG_MULTIPLIER = str(6364136223846793005)
 
 
 def _loop_ir(game: Path) -> str:
-    """The body of ``r2g_playouts`` in the ``-O2`` IR of ``game``'s pages and the runtime."""
+    """The body of ``r2g_playouts`` in the optimized IR of ``game``'s pages and the runtime."""
     tools = find_toolchain()
-    pages = sorted(p.relative_to(game).as_posix() for p in (game / "pages").glob("*.rl"))
+    page_files = sorted((game / "pages").glob("*.rl"))
+    pages = [p.relative_to(game).as_posix() for p in page_files]
     runtime = [str(RUNTIME_DIR / name) for name in RUNTIME_FILES]
-    cmd = [str(tools.rlc), *pages, *runtime, str(tools.learn_rl), "--ir", *OPTIMIZED_FLAGS]
+    flags = optimized_flags(tools, page_files)
+    cmd = [str(tools.rlc), *pages, *runtime, str(tools.learn_rl), "--ir", *flags]
     cmd += ["-i", "pages", "-i", str(RUNTIME_DIR)]
     done = subprocess.run(cmd, cwd=game, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -59,3 +61,15 @@ def test_table_draws_are_compiled_into_the_loop(game: str) -> None:
     assert [name for name in called if name.startswith("rl_r2g_")] == [
         name for name in called if name.startswith(("rl_r2g_scanned", "rl_r2g_candidates"))
     ]
+
+
+def test_slot_step_and_actions_are_compiled_into_the_loop() -> None:
+    # With the optimized build's inlining budget (compile.INLINE_FLAGS), Hearts' step
+    # among its candidate slots, and the actions it tests and applies, are part of the
+    # loop function: with LLVM's default budget the step stayed a call of its own, and
+    # the loop ran about 1.4x slower (evals/reports/2026-11-29-inline-budget.md).
+    body = _loop_ir(CORPORA_DIR / "hearts")
+    called = _called(body)
+    assert not [name for name in called if name.startswith("rl_r2g_slot_step")], called
+    assert not [name for name in called if name.startswith(("rl_can_play", "rl_play_card"))]
+    assert LCG_MULTIPLIER in body

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulebook2game.errors import CompileError
+from rulebook2game.targets.rl import compile as rl_compile
 from rulebook2game.targets.rl import toolchain
 from rulebook2game.targets.rl.compile import RlCompileError, check_syntax, compile_workspace
 from rulebook2game.targets.rl.diagnostics import ONE_ERROR_NOTE, parse_diagnostics
@@ -83,6 +85,36 @@ def test_builds_land_in_the_workspace_and_are_reused(rl_games: Path, tmp_path: P
     assert changed.build is not None and not changed.cached
     assert changed.build.directory != first.build.directory
     assert all(p.name.startswith("rl-") for p in ws.build_dir.iterdir())
+
+
+def test_the_optimized_build_gets_the_larger_inlining_budget(
+    rl_games: Path, tmp_path: Path
+) -> None:
+    ws = workspace_copy(rl_games, "dice", tmp_path)
+    built = compile_workspace(ws, optimized=True).require()
+    recorded = json.loads((built.directory / "build.json").read_text())["flags"]
+    assert recorded == ["-O2", *rl_compile.INLINE_FLAGS]
+    # the wrapper's header shows the library's command with the flags it was built with
+    assert "--inline-threshold=" in built.wrapper.read_text().splitlines()[2]
+    checked = compile_workspace(ws).require()
+    assert "--inline-threshold" not in (checked.directory / "build.json").read_text()
+
+
+def test_big_pages_and_an_unknown_option_keep_llvms_inlining_budget(
+    monkeypatch: pytest.MonkeyPatch, rl_games: Path
+) -> None:
+    tools = toolchain.find_toolchain()
+    pages = sorted((rl_games / "dice" / "pages").glob("*.rl"))
+    assert rl_compile.optimized_flags(tools, pages) == ("-O2", *rl_compile.INLINE_FLAGS)
+    size = sum(p.stat().st_size for p in pages)
+    monkeypatch.setattr(rl_compile, "INLINE_MAX_SOURCE", size - 1)
+    assert rl_compile.optimized_flags(tools, pages) == ("-O2",)
+    monkeypatch.setattr(rl_compile, "INLINE_MAX_SOURCE", size)
+    # an option this rlc does not know is asked about (the real rlc) and left out
+    monkeypatch.setattr(rl_compile, "INLINE_FLAGS", ("--no-such-llvm-option=1",))
+    assert not toolchain.accepts_option(tools.rlc, "--no-such-llvm-option=1")
+    assert rl_compile.optimized_flags(tools, pages) == ("-O2",)
+    assert toolchain.accepts_option(tools.rlc, "--inline-threshold=4000")
 
 
 def test_a_broken_page_points_at_its_file_and_line(rl_games: Path, tmp_path: Path) -> None:

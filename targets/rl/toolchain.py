@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -122,3 +123,20 @@ def find_toolchain() -> Toolchain:
             f"found rlc ({found}) but no lib/rlc/stdlib next to it; {_INSTALL_HINT}"
         )
     raise ToolchainError(f"the rl compiler `rlc` is not installed; {_INSTALL_HINT}")
+
+
+@cache
+def accepts_option(rlc: Path, option: str) -> bool:
+    """Whether ``rlc`` takes a command-line option such as an LLVM tuning option.
+
+    rlc passes the options of the LLVM it links to LLVM's own parser, so which of them
+    it knows may change from one ``rl_language_core`` release to the next; one that it
+    does not know fails every compile. Asked once per option (about 20 ms).
+    """
+    try:
+        done = subprocess.run(
+            [str(rlc), option, "--print-options"], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "Unknown command line argument" not in done.stdout + done.stderr
