@@ -5,7 +5,7 @@ The corpus Breakthrough keeps its pieces' squares in a list and gives ``move`` t
 slots per piece of the player to move; these tests hold the lowering to the contract
 (every legal move in one slot, checked against the whole table) and the clause's
 errors to their page lines. A game with slots also gets the playout loop's draw among
-them written from its pages (``r2g_slot_draw``): the same draws as the runtime's
+them written from its pages (``r2g_slot_play``): the same draws as the runtime's
 generic slot step, each drawn slot tested with its own action's offers at the step's
 tier; the replays here check it against testing the whole table."""
 
@@ -110,26 +110,38 @@ def test_the_slot_draw_tests_a_drawn_slot_with_its_own_action_s_offers() -> None
     assert not isinstance(lowered, list), lowered
     draw = lowered.slot_draw
     assert (
-        "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, Vector<Int> legal)"
-        in draw
+        "fun r2g_slot_play(Game game, R2GRandom rng, Int max_steps, Bool record, "
+        "Vector<Int> out, Int size, Vector<Int> legal, Int status) -> Int:" in draw
     )
+    # the steps of one playout: until the game is done, the step limit or no legal move
+    assert "    while !game.is_done():" in draw
+    assert "status = R2G_TRUNCATED" in draw and draw.count("status = R2G_STUCK") == 2
     # the tier once a step; the slots of each action its guard opens, in table order
     assert draw.count("r2gp_tier(game.g)") == 1
     assert draw.index("r2gp_may__pass_direction(") < draw.index("r2gp_may__play(")
     assert "let r2gp_tries = r2gp_m / 4 + 8" in draw and "rng.below(r2gp_m)" in draw
-    play = draw[draw.index("r2gp_slot_args__play(") :]
-    # play: its clause's card, tested with its one offer (one tier: no tier test),
-    # applied with its own method, table entry 108 + card
+    draws = draw[draw.index("while r2gp_tries != 0:") : draw.index("if r2gp_hit < 0:")]
+    play = draws[draws.index("r2gp_slot_args__play(") :]
+    # play: its clause's card, tested with its one offer (one tier: no tier test), kept
+    # with table entry 108 + card; no method is called among the draws
     assert "if r2gp_offer__play__0(game.g, r2gp_v0):" in play
-    assert "game.play(r2gp_a0)" in play and "return 108 + (r2gp_v0 - 0) * 1" in play
-    # every draw missed: each slot tested the same way, the legal ones listed in order
+    assert "r2gp_hit = 3" in play and "r2gp_index = 108 + (r2gp_v0 - 0) * 1" in play
+    assert "game." not in draws.replace("game.g", "")
+    # every draw missed: each slot tested the same way, the legal slots listed in order,
+    # one drawn and read again
     scan = draw[draw.index("while r2gp_s != r2gp_m:") :]
     assert "if r2gp_offer__play__0(game.g, r2gp_v0):" in scan
-    assert "legal.set(r2gp_n, 108 + (r2gp_v0 - 0) * 1)" in scan
-    assert "return legal.get(rng.below(r2gp_n))" in scan
+    assert "legal.set(r2gp_n, r2gp_s)" in scan
+    assert "let r2gp_k = legal.get(rng.below(r2gp_n))" in scan
+    # the drawn entry recorded, then applied with its own method after the draws: a tree
+    # of tests on the action's number
+    applied = draw[draw.index("if record:") :]
+    assert "out.append(r2gp_index)" in applied
+    assert applied.index("if r2gp_hit < 2:") < applied.index("if r2gp_hit < 1:")
+    assert "r2gp_a0.value = r2gp_h0" in applied and "game.play(r2gp_a0)" in applied
     assert "r2gp_tier_now ==" not in draw
     # pass_direction has no clause: one slot per table entry
-    assert "let r2gp_rest = r2gp_k - 0" in draw and "return 0 + (r2gp_k - 0)" in draw
+    assert "let r2gp_rest = r2gp_k - 0" in draw and "r2gp_index = 0 + (r2gp_k - 0)" in draw
     # a game without slots gets none
     plain = lower_workspace(open_workspace(CORPORA_DIR / "rulepage" / "tic_tac_toe"))
     assert not isinstance(plain, list) and plain.slot_draw == ""
@@ -282,7 +294,8 @@ def test_a_position_set_by_its_squares_rebuilds_the_piece_lists(
 
 
 DRAW = (
-    "fun r2g_slot_draw(Game g, R2GRandom rng, Bool applied, Int size, Vector<Int> legal) -> Int:\n"
+    "fun r2g_slot_play(Game g, R2GRandom rng, Int max_steps, Bool record, Vector<Int> out, "
+    "Int size, Vector<Int> legal, Int status) -> Int:\n"
 )
 
 
@@ -301,7 +314,7 @@ def test_a_slot_draw_is_built_in_only_where_every_action_waits_at_one_point(
 ) -> None:
     # the loop calls it without asking where the game waits: tic-tac-toe waits at one
     # point; claim_or_skip at three, where a draw could apply an action its point refuses
-    fine = DRAW + "    return R2G_TABLE\n"
+    fine = DRAW + "    return 0\n"
     assert _built_with(game_copy(CORPORA_DIR / "tic_tac_toe", tmp_path), fine)
     games = Path(__file__).parent / "data" / "games"
     assert not _built_with(game_copy(games / "claim_or_skip", tmp_path), fine)

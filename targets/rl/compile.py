@@ -193,12 +193,12 @@ def compile_workspace(
     ``coverage``: a checked build whose statements report that they ran
     (see :mod:`rulebook2game.targets.rl.coverage`), in ``build/rl-coverage-<hash>/``.
     ``slot_draw``: rl that a target wrote from the pages it lowered, the game's own
-    draw among its candidate slots (``R2GSlotDraw`` in the runtime). It names the
-    runtime, so it is compiled into the library only, not type-checked with the pages
-    alone; and only when the resume points show every action waiting at one point, the
-    one place where the loop may call it. Like the typed step, a draw rlc refuses is
-    left out and the library built without it: the loop then draws the same moves its
-    generic way.
+    playout steps, each a draw among its candidate slots (``R2GSlotPlay`` in the
+    runtime). It names the runtime, so it is compiled into the library only, not
+    type-checked with the pages alone; and only when the resume points show every action
+    waiting at one point, the one place where the loop may call it. Like the typed step,
+    steps rlc refuses are left out and the library built without them: the loop then
+    draws the same moves its generic way.
     """
     started = time.perf_counter()
     ws = Workspace(ws.root.resolve())

@@ -1101,57 +1101,115 @@ class Composer:
         self._slot_draw(actions, set(clauses))
 
     def _slot_draw(self, actions: list[tuple[ActionSpec, int, int]], clauses: set[str]) -> None:
-        """``r2g_slot_draw`` (targets/rl/runtime, ``R2GSlotDraw``): the playout loop's
-        draws among the slots, made here where each slot's action type and the guard that
-        opened it are known. The tier is found once a step (not again in every drawn
-        action's guard), a slot's arguments are read from its clause and tested with its
-        action's offers at that tier, and a legal drawn one is applied with its action's
-        own method: no look-up in the action table, no dispatch over every action type.
-        When every draw missed, the slots are tested in order the same way and one of the
-        legal ones drawn. The draws are ``r2g_slot_step``'s one for one (the same counts,
-        slots and legality), so recorded playouts do not change."""
+        """``r2g_slot_play`` (targets/rl/runtime, ``R2GSlotPlay``): the playout loop's
+        steps, each a draw among the slots, made here where each slot's action type and
+        the guard that opened it are known. The tier is found once a step (not again in
+        every drawn action's guard), a slot's arguments are read from its clause and
+        tested with its action's offers at that tier, and a legal drawn one is applied
+        with its action's own method: no look-up in the action table, no dispatch over
+        every action type. When every draw missed, the slots are tested in order the same
+        way and one of the legal ones drawn. The draws are ``r2g_slot_step``'s one for one
+        (the same counts, slots and legality), so recorded playouts do not change.
+
+        The steps loop here, not in the runtime's loop, and the drawn action is applied
+        after the draws, not where it was found: the whole step is one function with no
+        call in it, so LLVM compiles each action's method into it (a method called from
+        inside the draws' nested tests was too cold a call to inline, and a draw called
+        once a step was too big to inline into the loop)."""
         o = self.draw
         o.line("# Generated from the RulePage pages with the program beside it: the playout")
-        o.line("# loop's draws among its candidate slots. Edit the pages, not this file.")
+        o.line("# loop's steps, each a draw among the candidate slots. Edit the pages, not")
+        o.line("# this file.")
         o.line("")
         o.line(
-            "fun r2g_slot_draw(Game game, R2GRandom rng, Bool applied, Int size, "
-            "Vector<Int> legal) -> Int:"
+            "fun r2g_slot_play(Game game, R2GRandom rng, Int max_steps, Bool record, "
+            "Vector<Int> out, Int size, Vector<Int> legal, Int status) -> Int:"
         )
-        o.line("    let r2gp_tier_now = r2gp_tier(game.g)")
+        o.line("    let r2gp_steps = 0")
+        o.line("    while !game.is_done():")
+        o.line("        if r2gp_steps == max_steps:")
+        o.line("            status = R2G_TRUNCATED")
+        o.line("            return r2gp_steps")
+        o.line("        let r2gp_tier_now = r2gp_tier(game.g)")
         ends = [f"r2gp_end_{n}" for n in range(len(actions))]
         previous = "0"
         for (spec, _base, size), end in zip(actions, ends, strict=True):
             counted = f"r2gp_slots__{spec.name}(game.g)" if spec.name in clauses else str(size)
-            o.line(f"    let {end} = {previous}")
-            o.line(f"    if r2gp_may__{spec.name}(game.g, r2gp_tier_now):")
-            o.line(f"        {end} = {end} + {counted}")
+            o.line(f"        let {end} = {previous}")
+            o.line(f"        if r2gp_may__{spec.name}(game.g, r2gp_tier_now):")
+            o.line(f"            {end} = {end} + {counted}")
             previous = end
-        o.line(f"    let r2gp_m = {previous}")
-        o.line("    if r2gp_m <= 0 or r2gp_m > size:")
-        o.line("        return -1")
-        o.line("    let r2gp_saved = rng.state")
-        o.line("    let r2gp_tries = r2gp_m / 4 + 8")
-        o.line("    while r2gp_tries != 0:")
-        o.line("        let r2gp_k = rng.below(r2gp_m)")
-        self._slot_tests(actions, clauses, ends, "r2gp_k", self._apply_lines)
-        o.line("        r2gp_tries = r2gp_tries - 1")
-        o.line("    # every draw missed: the legal slots in order, one of them drawn (applied by")
-        o.line("    # the loop through the action table)")
-        o.line("    let r2gp_n = 0")
-        o.line("    let r2gp_s = 0")
-        o.line("    while r2gp_s != r2gp_m:")
+        o.line(f"        let r2gp_m = {previous}")
+        o.line("        if r2gp_m <= 0 or r2gp_m > size:")
+        o.line("            status = R2G_STUCK")
+        o.line("            return r2gp_steps")
+        o.line("        let r2gp_saved = rng.state")
+        o.line("        let r2gp_tries = r2gp_m / 4 + 8")
+        # the drawn action (its number among `actions`), its arguments and table index
+        width = max([1, *(len(spec.args) for spec, _base, _size in actions)])
+        o.line("        let r2gp_hit = -1")
+        for i in range(width):
+            o.line(f"        let r2gp_h{i} = 0")
+        o.line("        let r2gp_index = -1")
+        numbers = {spec.name: number for number, (spec, _b, _s) in enumerate(actions)}
 
-        def listed(_spec: ActionSpec, index: str) -> list[str]:
-            return [f"legal.set(r2gp_n, {index})", "r2gp_n = r2gp_n + 1"]
+        def found(then: list[str]) -> Callable[[ActionSpec, str], list[str]]:
+            def lines(spec: ActionSpec, index: str) -> list[str]:
+                kept = [f"r2gp_h{i} = r2gp_v{i}" for i in range(len(spec.args))]
+                hit = f"r2gp_hit = {numbers[spec.name]}"
+                return [hit, *kept, f"r2gp_index = {index}", *then]
 
-        self._slot_tests(actions, clauses, ends, "r2gp_s", listed)
-        o.line("        r2gp_s = r2gp_s + 1")
-        o.line("    if r2gp_n == 0:")
-        o.line("        rng.state = r2gp_saved")
-        o.line("        return -1")
-        o.line("    return legal.get(rng.below(r2gp_n))")
+            return lines
+
+        o.line("        while r2gp_tries != 0:")
+        o.line("            let r2gp_k = rng.below(r2gp_m)")
+        self._slot_tests(actions, clauses, ends, "r2gp_k", found(["break"]), 3)
+        o.line("            r2gp_tries = r2gp_tries - 1")
+        o.line("        if r2gp_hit < 0:")
+        o.line("            # every draw missed: the legal slots in order, one of them drawn")
+        o.line("            let r2gp_n = 0")
+        o.line("            let r2gp_s = 0")
+        o.line("            while r2gp_s != r2gp_m:")
+
+        def listed(_spec: ActionSpec, _index: str) -> list[str]:
+            return ["legal.set(r2gp_n, r2gp_s)", "r2gp_n = r2gp_n + 1"]
+
+        self._slot_tests(actions, clauses, ends, "r2gp_s", listed, 4)
+        o.line("                r2gp_s = r2gp_s + 1")
+        o.line("            if r2gp_n == 0:")
+        o.line("                rng.state = r2gp_saved")
+        o.line("                status = R2G_STUCK")
+        o.line("                return r2gp_steps")
+        o.line("            let r2gp_k = legal.get(rng.below(r2gp_n))")
+        o.line("            if true:")
+        self._slot_tests(actions, clauses, ends, "r2gp_k", found([]), 4)
+        o.line("        if record:")
+        o.line("            out.append(r2gp_index)")
+        self._apply_drawn(actions, 0, len(actions), "        ")
+        o.line("        r2gp_steps = r2gp_steps + 1")
+        o.line("    return r2gp_steps")
         o.line("")
+
+    def _apply_drawn(
+        self, actions: list[tuple[ActionSpec, int, int]], low: int, high: int, indent: str
+    ) -> None:
+        """The drawn action ``r2gp_hit`` (one of ``actions[low:high]``) applied with its
+        own method: a tree of tests on its number, so that no method's call is much rarer
+        than another's (LLVM does not inline a call it finds cold)."""
+        o = self.draw
+        if high - low == 1:
+            spec = actions[low][0]
+            for i, arg in enumerate(spec.args):
+                o.line(f"{indent}let r2gp_a{i} : BInt<{arg.min}, {(arg.max or 0) + 1}>")
+                o.line(f"{indent}r2gp_a{i}.value = r2gp_h{i}")
+            calls = ", ".join(f"r2gp_a{i}" for i in range(len(spec.args)))
+            o.line(f"{indent}game.{rl_name(spec.name)}({calls})")
+            return
+        middle = (low + high) // 2
+        o.line(f"{indent}if r2gp_hit < {middle}:")
+        self._apply_drawn(actions, low, middle, indent + "    ")
+        o.line(f"{indent}else:")
+        self._apply_drawn(actions, middle, high, indent + "    ")
 
     def _slot_tests(
         self,
@@ -1160,43 +1218,43 @@ class Composer:
         ends: list[str],
         slot: str,
         on_legal: Callable[[ActionSpec, str], list[str]],
+        depth: int,
     ) -> None:
-        """Inside a loop over slots: slot ``slot``'s action (the first whose slots reach
-        past it), its arguments, its legality at the step's tier, and ``on_legal(spec,
-        table index)`` when it is legal."""
+        """Inside a block ``depth`` levels deep: slot ``slot``'s action (the first whose
+        slots reach past it), its arguments, its legality at the step's tier, and
+        ``on_legal(spec, table index)`` when it is legal."""
         o = self.draw
+        at = "    " * depth
         start = "0"
         for number, ((spec, base, _size), end) in enumerate(zip(actions, ends, strict=True)):
             # the last action's slots are the rest: the slot is below r2gp_m
             if number == len(actions) - 1:
-                o.line("        else:" if number else "        if true:")
+                o.line(f"{at}else:" if number else f"{at}if true:")
             else:
-                o.line(f"        {'if' if number == 0 else 'else if'} {slot} < {end}:")
+                o.line(f"{at}{'if' if number == 0 else 'else if'} {slot} < {end}:")
             values = [f"r2gp_v{i}" for i in range(len(spec.args))]
             if spec.name in clauses:
                 width = max(1, len(spec.args))
-                o.line(f"            let r2gp_args : Int[{width}]")
-                o.line(
-                    f"            r2gp_slot_args__{spec.name}(game.g, {slot} - {start}, r2gp_args)"
-                )
+                o.line(f"{at}    let r2gp_args : Int[{width}]")
+                o.line(f"{at}    r2gp_slot_args__{spec.name}(game.g, {slot} - {start}, r2gp_args)")
                 for i, value in enumerate(values):
-                    o.line(f"            let {value} = r2gp_args[{i}]")
-                o.line(f"            if {_in_range(spec, values) if values else 'true'}:")
+                    o.line(f"{at}    let {value} = r2gp_args[{i}]")
+                o.line(f"{at}    if {_in_range(spec, values) if values else 'true'}:")
                 index = _table_index(spec, base, values)
             else:
-                o.line(f"            let r2gp_rest = {slot} - {start}")
+                o.line(f"{at}    let r2gp_rest = {slot} - {start}")
                 for i, arg in reversed(list(enumerate(spec.args))):
                     lo, hi = arg.min or 0, arg.max or 0
                     if i == 0:  # the first argument has the largest stride
-                        o.line(f"            let r2gp_v0 = r2gp_rest + {lo}")
+                        o.line(f"{at}    let r2gp_v0 = r2gp_rest + {lo}")
                     else:
-                        o.line(f"            let r2gp_v{i} = r2gp_rest % {hi - lo + 1} + {lo}")
-                        o.line(f"            r2gp_rest = r2gp_rest / {hi - lo + 1}")
-                o.line("            if true:")
+                        o.line(f"{at}    let r2gp_v{i} = r2gp_rest % {hi - lo + 1} + {lo}")
+                        o.line(f"{at}    r2gp_rest = r2gp_rest / {hi - lo + 1}")
+                o.line(f"{at}    if true:")
                 index = f"{base} + ({slot} - {start})"
-            self._legal_test(spec, "                ")
+            self._legal_test(spec, f"{at}        ")
             for line in on_legal(spec, index):
-                o.line(f"                    {line}")
+                o.line(f"{at}            {line}")
             start = end
 
     def _legal_test(self, spec: ActionSpec, indent: str) -> None:
@@ -1221,16 +1279,6 @@ class Composer:
             o.line(f"{indent}{'if' if number == 0 else 'else if'} {test}:")
             o.line(f"{indent}    r2gp_legal = true")
         o.line(f"{indent}if r2gp_legal:")
-
-    @staticmethod
-    def _apply_lines(spec: ActionSpec, index: str) -> list[str]:
-        """A legal drawn entry of ``spec`` applied with its own method, its index returned."""
-        lines = []
-        for i, arg in enumerate(spec.args):
-            lines.append(f"let r2gp_a{i} : BInt<{arg.min}, {(arg.max or 0) + 1}>")
-            lines.append(f"r2gp_a{i}.value = r2gp_v{i}")
-        calls = ", ".join(f"r2gp_a{i}" for i in range(len(spec.args)))
-        return [*lines, f"game.{rl_name(spec.name)}({calls})", "applied = true", f"return {index}"]
 
 
 def _in_range(spec: ActionSpec, values: list[str]) -> str:

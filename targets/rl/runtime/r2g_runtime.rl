@@ -102,20 +102,22 @@ trait<T> R2GCandidateSlots:
     fun r2g_candidate_slots(T g) -> Int
     fun r2g_candidate_at(T g, Int k) -> Int
 
-# The loop's draws among a game's candidate slots, made by the game itself (the
-# rulepage target writes one from its pages: it knows each slot's action type and the
-# guard that opened it). The same draws as `r2g_slot_step`: m the slots
-# (`r2g_candidate_slots`), -1 when m <= 0 or m > size; else up to m / 4 + 8 draws of
+# The loop's steps of one playout, each a draw among a game's candidate slots, made by
+# the game itself (the rulepage target writes one from its pages: it knows each slot's
+# action type and the guard that opened it). From `g` as the loop hands it over, until
+# the game is done (`status` left as it is), `max_steps` steps were taken (R2G_TRUNCATED)
+# or no action is legal (R2G_STUCK, the generator back where it was before that step's
+# draws); the number of steps taken returned, each step's table index appended to `out`
+# when `record`. A step makes the same draws as `r2g_slot_step`: m the slots
+# (`r2g_candidate_slots`), stuck when m <= 0 or m > size; else up to m / 4 + 8 draws of
 # `rng.below(m)`, slot k taken as `r2g_candidate_at(g, k)` gives it, the first legal
-# entry drawn applied with its action's own method (`applied` set) and its table index
-# returned; when every draw missed, the legal slots' entries written to `legal` in
-# slot order and one of them drawn and returned (not applied), or -1 with the
-# generator back where it was when none is legal. Only for a game whose every action
-# waits at one point, where an action's `can` is its guard, so that a draw may test
-# the guard alone: the compile step builds a game's draw in only when its resume
-# points show one point.
-trait<T> R2GSlotDraw:
-    fun r2g_slot_draw(T g, R2GRandom rng, Bool applied, Int size, Vector<Int> legal) -> Int
+# entry drawn applied with its action's own method; when every draw missed, the legal
+# slots listed in `legal` in slot order and one of them drawn and applied. Only for a
+# game whose every action waits at one point, where an action's `can` is its guard, so
+# that a draw may test the guard alone: the compile step builds a game's steps in only
+# when its resume points show one point.
+trait<T> R2GSlotPlay:
+    fun r2g_slot_play(T g, R2GRandom rng, Int max_steps, Bool record, Vector<Int> out, Int size, Vector<Int> legal, Int status) -> Int
 
 # The loop's draws at the point a game is suspended at, made with the game's own action
 # types (the compile step writes it from the action table and the resume points, for a
@@ -632,16 +634,14 @@ fun<T> r2g_scanned_candidates(Game g, Vector<T> all, R2GCandidates c, Int m, Int
 # `r2g_pick_candidates` for a game that gives candidate slots (and no list), inside the
 # loop: the same draws, but each drawn entry is tested and, when legal, applied as its
 # own action type (`applied` set), so the step neither returns through the table's
-# any-type test nor looks the action up again to apply it. A game that draws among its
-# slots itself (`R2GSlotDraw`) does; the scan after its draws missed is this one.
-# R2G_TABLE for any other game.
+# any-type test nor looks the action up again to apply it; the scan after its draws
+# missed is this one. R2G_TABLE for any other game. (A game that plays its steps
+# itself, `R2GSlotPlay`, makes these same draws.)
 fun<T> r2g_slot_step(Game g, Vector<T> all, R2GCandidates c, R2GRandom rng, Bool applied) -> Int:
     if g is R2GMoveLister:
         return R2G_TABLE
     if g is R2GMoveCandidates:
         return R2G_TABLE
-    if g is R2GSlotDraw:
-        return g.r2g_slot_draw(rng, applied, all.size(), c.legal)
     if g is R2GCandidateSlots:
         let size = all.size()
         let m = g.r2g_candidate_slots()
@@ -804,6 +804,8 @@ fun r2g_byte_buffer(Int size) -> Vector<Byte>:
 # entry with that type's own `can` and `apply` inlined (no dispatch over every action
 # type, no second look-up of the chosen entry): the per-step work that is not the
 # game's own code. tests/test_native_pick.py checks that the build keeps this shape.
+# A game that plays its steps itself (`R2GSlotPlay`) is handed each playout whole: the
+# same draws, in one function of its own with every action's method compiled in.
 fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int max_steps, Bool record, Vector<Int> out, Vector<Float> returns):
     let rng : R2GRandom
     rng.state = seed
@@ -826,79 +828,82 @@ fun<T> r2g_playouts(Vector<T> all, Vector<Int> points, Int seed, Int count, Int 
         let header = out.size()
         out.append(0)
         out.append(0)
-        while !g.is_done():
-            if steps == max_steps:
-                status = R2G_TRUNCATED
-                if g is R2GEndsWithoutMoves:
-                    if !g.r2g_can_move():
-                        status = R2G_TERMINAL
-                        ended = true
-                break
-            let applied = false
-            let chosen = r2g_slot_step(g, all, candidates, rng, applied)
-            if chosen == R2G_TABLE:
-                chosen = r2g_pick(g, all, candidates, rng)
-            if chosen == R2G_TABLE:
-                chosen = r2g_typed(g, all, candidates, rng, applied)
-            if chosen == R2G_TABLE:
-                chosen = -1
-                let slot = r2g_slot(g, candidates)
-                let m = candidates.sizes[slot]
-                let tries = candidates.tries[slot]
-                let first = candidates.first[slot]
-                let contiguous = candidates.contiguous[slot]
-                let saved = rng.state
-                if m == 0:
-                    tries = 0
-                else if contiguous == 2:
-                    let kind = candidates.kind[slot]
-                    let k = 0
-                    for field of any:
-                        using Type = type(field)
-                        if k == kind:
-                            while tries != 0:
-                                let candidate = first + rng.below(m)
-                                ref entry = all.get(candidate)
+        if g is R2GSlotPlay:
+            steps = g.r2g_slot_play(rng, max_steps, record, out, all.size(), candidates.legal, status)
+        else:
+            while !g.is_done():
+                if steps == max_steps:
+                    status = R2G_TRUNCATED
+                    if g is R2GEndsWithoutMoves:
+                        if !g.r2g_can_move():
+                            status = R2G_TERMINAL
+                            ended = true
+                    break
+                let applied = false
+                let chosen = r2g_slot_step(g, all, candidates, rng, applied)
+                if chosen == R2G_TABLE:
+                    chosen = r2g_pick(g, all, candidates, rng)
+                if chosen == R2G_TABLE:
+                    chosen = r2g_typed(g, all, candidates, rng, applied)
+                if chosen == R2G_TABLE:
+                    chosen = -1
+                    let slot = r2g_slot(g, candidates)
+                    let m = candidates.sizes[slot]
+                    let tries = candidates.tries[slot]
+                    let first = candidates.first[slot]
+                    let contiguous = candidates.contiguous[slot]
+                    let saved = rng.state
+                    if m == 0:
+                        tries = 0
+                    else if contiguous == 2:
+                        let kind = candidates.kind[slot]
+                        let k = 0
+                        for field of any:
+                            using Type = type(field)
+                            if k == kind:
+                                while tries != 0:
+                                    let candidate = first + rng.below(m)
+                                    ref entry = all.get(candidate)
+                                    if entry is Type:
+                                        if r2g_can(g, entry):
+                                            r2g_do(g, entry)
+                                            applied = true
+                                            chosen = candidate
+                                            break
+                                    tries = tries - 1
+                            k = k + 1
+                    else:
+                        let start = candidates.begin[slot]
+                        while tries != 0:
+                            let candidate = first + rng.below(m)
+                            if contiguous == 0:
+                                candidate = candidates.order.get(start + candidate - first)
+                            ref entry = all.get(candidate)
+                            for field of entry:
+                                using Type = type(field)
                                 if entry is Type:
                                     if r2g_can(g, entry):
                                         r2g_do(g, entry)
                                         applied = true
-                                        chosen = candidate
-                                        break
-                                tries = tries - 1
-                        k = k + 1
-                else:
-                    let start = candidates.begin[slot]
-                    while tries != 0:
-                        let candidate = first + rng.below(m)
-                        if contiguous == 0:
-                            candidate = candidates.order.get(start + candidate - first)
-                        ref entry = all.get(candidate)
-                        for field of entry:
-                            using Type = type(field)
-                            if entry is Type:
-                                if r2g_can(g, entry):
-                                    r2g_do(g, entry)
-                                    applied = true
-                        if applied:
-                            chosen = candidate
-                            break
-                        tries = tries - 1
-                if m != 0 and !applied:
-                    chosen = r2g_scanned(g, all, candidates, slot, saved, rng)
-            if chosen < 0:
-                if deferred:  # no legal move: the play is over (R2GEndsWithoutMoves)
-                    ended = true
-                else:
-                    status = R2G_STUCK
-                break
-            if record:
-                out.append(chosen)
-            if !applied:
-                ref action = all.get(chosen)
-                if action is ApplicableTo<Game>:
-                    apply(action, g)
-            steps = steps + 1
+                            if applied:
+                                chosen = candidate
+                                break
+                            tries = tries - 1
+                    if m != 0 and !applied:
+                        chosen = r2g_scanned(g, all, candidates, slot, saved, rng)
+                if chosen < 0:
+                    if deferred:  # no legal move: the play is over (R2GEndsWithoutMoves)
+                        ended = true
+                    else:
+                        status = R2G_STUCK
+                    break
+                if record:
+                    out.append(chosen)
+                if !applied:
+                    ref action = all.get(chosen)
+                    if action is ApplicableTo<Game>:
+                        apply(action, g)
+                steps = steps + 1
         out.set(header, steps)
         out.set(header + 1, status)
         let p = 0
