@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from rulebook2game.bench import ROUNDS, pinned, usable_cpus
 from rulebook2game.cli import app
-from rulebook2game.cli.bench import report_stem
+from rulebook2game.cli.bench import report_stem, unused_stem
 from rulebook2game.resources import CORPORA_DIR
 from rulebook2game.targets.base import compile_and_start
 from rulebook2game.workspace import Workspace
@@ -97,6 +97,19 @@ def test_two_corpora_benched_the_same_day_keep_both_reports(tmp_path: Path) -> N
     }
     # a folder name that is not a safe file name still gives one
     assert report_stem(tmp_path / "my games (v2)", day) == "2026-11-28-bench-my-games-v2"
+
+
+def test_a_second_bench_of_the_day_keeps_the_first_report(tmp_path: Path) -> None:
+    stem = "2026-11-28-bench-corpora"
+    assert unused_stem(tmp_path / "not yet", stem) == stem
+    assert unused_stem(tmp_path, stem) == stem
+    (tmp_path / f"{stem}.json").write_text("{}")
+    (tmp_path / f"{stem}.md").write_text("first")
+    assert unused_stem(tmp_path, stem) == f"{stem}-2"
+    (tmp_path / f"{stem}-2.md").write_text("second")
+    (tmp_path / "2026-11-28-bench-rbg.md").write_text("another corpus")
+    assert unused_stem(tmp_path, stem) == f"{stem}-3"
+    assert unused_stem(tmp_path, "2026-11-28-bench-rbg") == "2026-11-28-bench-rbg-2"
 
 
 @pytest.mark.skipif(not usable_cpus(), reason="this OS cannot pin processes to CPUs")

@@ -172,6 +172,17 @@ def report_stem(root: Path, when: datetime) -> str:
     return f"{when:%Y-%m-%d}-bench-{name}"
 
 
+def unused_stem(out: Path, stem: str) -> str:
+    """``stem``, or ``stem-2``, ``stem-3``... when ``out`` already holds a report of
+    that name: a second run of the day keeps the first one's numbers to compare with."""
+    taken = {path.stem for path in out.glob(f"{stem}*")} if out.is_dir() else set()
+    number, free = 1, stem
+    while free in taken:
+        number += 1
+        free = f"{stem}-{number}"
+    return free
+
+
 def _bench_all(
     root: Path, seconds: float, seed: int, trust: bool, out: Path, check: bool = False
 ) -> None:
@@ -194,7 +205,7 @@ def _bench_all(
     for row in summary_rows(reports):
         table.add_row(*row)
     console.print(table)
-    stem = report_stem(root, datetime.now(UTC))
+    stem = unused_stem(out, report_stem(root, datetime.now(UTC)))
     data = {"seconds": seconds, "seed": seed, "games": [r.as_json() for r in reports]}
     json_path, md_path = out / f"{stem}.json", out / f"{stem}.md"
     write_text_atomic(json_path, json.dumps(data, indent=2) + "\n")
