@@ -38,8 +38,9 @@ def build_command(build: Path) -> list[str]:
     write IR to nowhere instead of the library."""
     line = (build / "wrapper.py").read_text(encoding="utf-8").splitlines()[2]
     cmd = shlex.split(line.lstrip("#").strip())
-    at = cmd.index("--shared")
-    return [*cmd[:at], "--ir", "-o", "/dev/null", *cmd[at + 4 :]]
+    out = cmd.index("-o")
+    kept = [part for part in cmd[:out] + cmd[out + 2 :] if part not in ("--shared", "--pylib")]
+    return [*kept, "--ir", "-o", "/dev/null"]
 
 
 def missed(build: Path) -> Counter[str]:
